@@ -1,0 +1,106 @@
+# divharness — build, run, test.  `make` builds build/harness; `make run`
+# and `make test` also install missing Debian packages (ci/deps.sh).
+# Options: V=1 verbose, WERROR=1 warnings are errors (CI), NO_CUDA=1.
+
+CC      ?= gcc
+CXX     ?= g++
+BUILD   ?= build
+Q       := $(if $(V),,@)
+
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
+XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+WARN     := -Wall -Wextra -Wno-format-truncation $(if $(WERROR),-Werror,)
+# -ffp-contract=off: CPU references round every operation, like the kernels
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
+              -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp
+
+SRC := $(wildcard harness/*.c) $(wildcard backends/*.c) backends/opencl/opencl.c \
+       $(wildcard tuning/*.c) $(wildcard results/*.c) suites/registry.c \
+       $(wildcard suites/*/*/*.c)
+
+# CUDA backend: needs only the toolkit's headers to build
+CUDA_HOME ?= /usr/local/cuda
+ifeq ($(NO_CUDA),)
+ifneq ($(wildcard $(CUDA_HOME)/include/cuda.h),)
+ifneq ($(wildcard backends/cuda/cuda.c),)
+CUPTI_INC := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include) $(CUDA_HOME)/include)
+SRC       += $(wildcard backends/cuda/*.c)
+CXXSRC    += $(wildcard backends/cuda/*.cpp)
+ALL_CFLAGS += -DDH_HAVE_CUDA
+CUDA_FLAGS := -Ibackends -I$(CUDA_HOME)/include -I$(CUPTI_INC)
+LDLIBS    += -lstdc++
+endif
+endif
+endif
+
+KERNELS := $(wildcard suites/*/*/*.k)
+EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/tdr.h \
+              dh_xsd_results=results/divharness-1.xsd \
+              $(foreach k,$(KERNELS),dh_src_$(word 2,$(subst /, ,$(k)))_$(word 3,$(subst /, ,$(k)))=$(k))
+
+OBJDIR := $(BUILD)/obj
+OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o
+
+.PHONY: all run test unit-tests deps clean
+all: $(BUILD)/harness
+
+$(BUILD)/harness: $(OBJ)
+	@echo "  LD    $@"
+	$(Q)$(CC) -o $@ $(OBJ) $(LDLIBS)
+
+$(OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(findstring backends/cuda,$<),$(CUDA_FLAGS)) \
+	    $(if $(findstring results/xml_write,$<),-DDH_GIT_REV='"$(GIT_REV)"') -c $< -o $@
+
+$(OBJDIR)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	@echo "  CXX   $<"
+	$(Q)$(CXX) -std=c++17 $(CFLAGS) $(WARN) -MMD -MP -I. $(CUDA_FLAGS) -c $< -o $@
+
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -O1 -o $@ $<
+
+$(BUILD)/embed.c: $(BUILD)/tools/embed suites/lib/dialect.h suites/lib/tdr.h \
+                  results/divharness-1.xsd $(KERNELS) Makefile
+	@echo "  EMBED $@"
+	$(Q)$(BUILD)/tools/embed $@ $(EMBED_ARGS)
+
+$(OBJDIR)/embed.o: $(BUILD)/embed.c
+	$(Q)$(CC) -c $< -o $@
+
+# results/xml_write.o records the revision: rebuild it when HEAD moves
+$(OBJDIR)/results/xml_write.o: $(wildcard .git/HEAD .git/index)
+
+deps:
+	$(Q)bash ci/deps.sh
+
+run: deps all
+	$(Q)$(BUILD)/harness run --suite $(or $(SUITE),micro) --size $(or $(SIZE),small) \
+	    $(RUN_ARGS)
+
+# ---- tests (cmocka) ----
+TEST_SRC  := $(wildcard tests/test_*.c)
+LIB_OBJ   := $(filter-out $(OBJDIR)/harness/main.o,$(OBJ))
+TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  TEST  $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+
+unit-tests: $(TESTS)
+
+test: deps all unit-tests
+	$(Q)bash ci/test.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) build-san
+
+-include $(OBJ:.o=.d)

@@ -1,0 +1,21 @@
+/* cli.h — the subcommands of `harness`. Each returns an exit code. */
+#ifndef DH_CLI_H
+#define DH_CLI_H
+
+enum {
+    DH_EXIT_OK = 0,
+    DH_EXIT_WRONG = 1,
+    DH_EXIT_REGRESSION = 2,
+    DH_EXIT_INFRA = 3,
+    DH_EXIT_USAGE = 64,
+    DH_EXIT_INTERRUPTED = 130,
+};
+
+int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv);
+int dh_cmd_list(int argc, char **argv);
+int dh_cmd_devices(int argc, char **argv);
+int dh_cmd_validate(int argc, char **argv);
+/* Exit code for an error code. */
+int dh_exit_for(int code);
+
+#endif

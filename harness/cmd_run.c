@@ -1,0 +1,335 @@
+/* cmd_run.c — `harness run`: options, plan, run, results, summary. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../results/xml.h"
+#include "cli.h"
+#include "plan.h"
+
+static void run_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: harness run --suite S [options]\n"
+        "  --suite S              suite to run (%s)\n"
+        "  --bench B[,B...]       benchmarks of the suite (default: all)\n"
+        "  --variant V[,V...]|all baseline, cpu_tdr, gpu_tdr, melded (default: all)\n"
+        "  --backend B[,B...]|all %s (default: opencl)\n"
+        "  --device N             device index within each backend (default: 0)\n"
+        "  --size small|medium|large   input size class (default: small)\n"
+        "  --reps N               timed repetitions (default 10, at most %d)\n"
+        "  --warmup N             warm-up runs (default 2)\n"
+        "  --param k=v            set a workload, choice or tunable (repeatable);\n"
+        "                         `harness list` shows each one's domain\n"
+        "  --out DIR              results folder (default: results/runs/<time>)\n"
+        "  --timeout S            watchdog per case in seconds (default 300)\n"
+        "  --dump-source DIR      write the exact source and options of each build\n"
+        "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
+        "  --isolate yes|no       run cases in worker processes (default yes)\n",
+        dh_suite_names(), dh_backend_names(), DH_MAX_SAMPLES);
+}
+
+struct ctx {
+    const char *path;
+    struct dh_env env;
+    struct dh_devlist *devs;
+    struct dh_run *runs;
+    int n, done, tty, write_failed;
+    struct dh_err err;
+};
+
+static void progress(struct ctx *x, int i)
+{
+    if (!x->tty)
+        return;
+    char label[300];
+    dh_case_variant_label(&x->runs[i].c, label, sizeof label);
+    char wl[200];
+    dh_pset_format(&x->runs[i].c.params, DH_P_WORKLOAD, wl, sizeof wl);
+    fprintf(stderr, "\r\033[K[%d/%d] %s/%s %s %s: %s", x->done, x->n, x->runs[i].c.suite,
+            x->runs[i].c.bench_name, label, wl, dh_err_name(x->runs[i].r.status));
+    fflush(stderr);
+}
+
+static int on_finished(void *vctx, int i)
+{
+    struct ctx *x = vctx;
+    x->done++;
+    dh_run_derive(x->runs, x->n);
+    /* every finished run is on disk before the next one starts */
+    if (dh_xml_write(x->path, &x->env, x->devs, x->runs, x->n, &x->err)) {
+        x->write_failed = 1;
+        return 1;
+    }
+    progress(x, i);
+    return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return (mkdir(tmp, 0755) && errno != EEXIST) ? -1 : 0;
+}
+
+static void fmt_ci(char *out, size_t len, double v, double lo, double hi)
+{
+    if (isfinite(v))
+        snprintf(out, len, "%.2fx [%.2f,%.2f]", v, lo, hi);
+    else
+        snprintf(out, len, "-");
+}
+
+static void summary(const struct dh_run *runs, int n)
+{
+    printf("\n%-14s %-26s %-20s %-11s %10s %8s %20s %20s %8s %7s\n", "benchmark", "workload",
+           "variant", "status", "kernel ms", "host ms", "speedup kernel", "speedup e2e",
+           "ceiling", "share");
+    for (int i = 0; i < n; i++) {
+        const struct dh_run *u = &runs[i];
+        char label[300], wl[400], sk[64] = "-", se[64] = "-", ce[32] = "-", sh[32] = "-";
+        dh_case_variant_label(&u->c, label, sizeof label);
+        dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
+        /* the default-valued workload fields make the column long: keep the varying ones */
+        char shortwl[64] = "";
+        const char *keys[] = {"paths", "layers", "divfrac"};
+        for (int k = 0; k < 3; k++) {
+            const char *t = dh_pset_text(&u->c.params, keys[k], NULL);
+            if (t)
+                snprintf(shortwl + strlen(shortwl), sizeof shortwl - strlen(shortwl), "%s%s=%s",
+                         shortwl[0] ? " " : "", keys[k], t);
+        }
+        if (u->has_speedup) {
+            fmt_ci(sk, sizeof sk, u->sp_kernel, u->sp_kernel_lo, u->sp_kernel_hi);
+            fmt_ci(se, sizeof se, u->sp_e2e, u->sp_e2e_lo, u->sp_e2e_hi);
+        }
+        if (u->r.ceiling > 0)
+            snprintf(ce, sizeof ce, "%.2fx", u->r.ceiling);
+        if (isfinite(u->ceiling_share))
+            snprintf(sh, sizeof sh, "%.0f%%", 100 * u->ceiling_share);
+        char km[32] = "-", hm[32] = "-";
+        if (u->r.status == 0 && u->kernel.n > 0) {
+            snprintf(km, sizeof km, "%.3f", u->kernel.median);
+            if (u->host.median > 0)
+                snprintf(hm, sizeof hm, "%.3f", u->host.median);
+        }
+        printf("%-14s %-26s %-20s %-11s %10s %8s %20s %20s %8s %7s\n", u->c.bench_name,
+               shortwl[0] ? shortwl : wl, label, dh_err_name(u->r.status), km, hm, sk, se, ce, sh);
+        if (u->r.status && u->r.message[0])
+            printf("    %s\n", u->r.message);
+    }
+}
+
+static int need_arg(int i, int argc, char **argv)
+{
+    if (i + 1 >= argc) {
+        fprintf(stderr, "harness run: %s needs a value (see harness run --help)\n", argv[i]);
+        return 0;
+    }
+    return 1;
+}
+
+static int parse_int_opt(const char *opt, const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi) {
+        fprintf(stderr, "harness run: %s %s: want an integer in %d..%d\n", opt, v, lo, hi);
+        return 0;
+    }
+    *out = (int)x;
+    return 1;
+}
+
+int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+{
+    struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
+                               .timeout_s = 300, .profile = -1};
+    const char *out = NULL, *dump = NULL;
+    int isolate = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char buf[64];
+        const char *eqv = NULL;
+        /* accept --opt=value as well as --opt value */
+        const char *eq = strchr(a, '=');
+        if (!strncmp(a, "--", 2) && eq && (size_t)(eq - a) < sizeof buf) {
+            memcpy(buf, a, (size_t)(eq - a));
+            buf[eq - a] = 0;
+            a = buf;
+            eqv = eq + 1;
+        }
+#define VAL() (eqv ? eqv : (need_arg(i, argc, argv) ? argv[++i] : NULL))
+        const char *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            run_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--suite")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            sel.suite = v;
+        } else if (!strcmp(a, "--bench")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            sel.benches = v;
+        } else if (!strcmp(a, "--variant")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            sel.variants = v;
+        } else if (!strcmp(a, "--backend")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            sel.backends = v;
+        } else if (!strcmp(a, "--device")) {
+            if (!(v = VAL()) || !parse_int_opt("--device", v, 0, 63, &sel.device))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--size")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            sel.size = v;
+        } else if (!strcmp(a, "--reps")) {
+            if (!(v = VAL()) || !parse_int_opt("--reps", v, 1, DH_MAX_SAMPLES, &sel.reps))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--warmup")) {
+            if (!(v = VAL()) || !parse_int_opt("--warmup", v, 1, 1000, &sel.warmup))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--timeout")) {
+            int t;
+            if (!(v = VAL()) || !parse_int_opt("--timeout", v, 1, 86400, &t))
+                return DH_EXIT_USAGE;
+            sel.timeout_s = t;
+        } else if (!strcmp(a, "--param")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            if (sel.n_params >= 64) {
+                fprintf(stderr, "harness run: too many --param\n");
+                return DH_EXIT_USAGE;
+            }
+            sel.params[sel.n_params++] = v;
+        } else if (!strcmp(a, "--out")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            out = v;
+        } else if (!strcmp(a, "--dump-source")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            dump = v;
+        } else if (!strcmp(a, "--counters")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            if (!strcmp(v, "yes")) sel.profile = 1;
+            else if (!strcmp(v, "no")) sel.profile = 0;
+            else if (!strcmp(v, "auto")) sel.profile = -1;
+            else {
+                fprintf(stderr, "harness run: --counters %s: choose yes, no or auto\n", v);
+                return DH_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--isolate")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            if (strcmp(v, "yes") && strcmp(v, "no")) {
+                fprintf(stderr, "harness run: --isolate %s: choose yes or no\n", v);
+                return DH_EXIT_USAGE;
+            }
+            isolate = !strcmp(v, "yes");
+        } else {
+            fprintf(stderr, "harness run: unknown option '%s' (see harness run --help)\n",
+                    argv[i]);
+            return DH_EXIT_USAGE;
+        }
+#undef VAL
+    }
+    if (!sel.suite) {
+        fprintf(stderr, "harness run: --suite is required: choose one of %s\n", dh_suite_names());
+        return DH_EXIT_USAGE;
+    }
+
+    struct dh_err e = {0};
+    /* cheap checks first: a usage error must not wait for device probing */
+    if (!dh_suite_exists(sel.suite)) {
+        fprintf(stderr, "harness run: unknown suite '%s': choose one of %s\n", sel.suite,
+                dh_suite_names());
+        return DH_EXIT_USAGE;
+    }
+    dh_runner_install_sigint();
+    static struct dh_devlist devs;
+    int rc = dh_devices_gather(&devs, isolate, &e);
+    if (rc) {
+        fprintf(stderr, "harness run: %s\n", e.msg);
+        return dh_exit_for(rc);
+    }
+    struct dh_run *runs = NULL;
+    int n = 0;
+    if ((rc = dh_plan(&sel, &devs, &runs, &n, &e))) {
+        fprintf(stderr, "harness run: %s\n", e.msg);
+        return dh_exit_for(rc);
+    }
+
+    /* the output folder must be writable before anything is measured */
+    char dir[4096], path[4200];
+    if (out) {
+        snprintf(dir, sizeof dir, "%s", out);
+    } else {
+        char stamp[40];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, sizeof dir, "results/runs/%s", stamp);
+    }
+    snprintf(path, sizeof path, "%s/results.xml", dir);
+    struct ctx x = {.path = path, .devs = &devs, .runs = runs, .n = n, .tty = isatty(2)};
+    dh_env_fill(&x.env, full_argc, full_argv);
+    if (mkdir_p(dir) || dh_xml_write(path, &x.env, &devs, runs, 0, &e)) {
+        fprintf(stderr, "harness run: cannot write results into %s (%s): choose a writable "
+                "folder with --out DIR\n", dir, e.msg[0] ? e.msg : strerror(errno));
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
+
+    struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .finished = on_finished,
+                               .ctx = &x};
+    rc = dh_runner_execute(runs, n, &o);
+    if (x.tty)
+        fprintf(stderr, "\r\033[K");
+    dh_run_derive(runs, n);
+    if (x.write_failed) {
+        fprintf(stderr, "harness run: %s\n", x.err.msg);
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    if (dh_xml_write(path, &x.env, &devs, runs, n, &e)) {
+        fprintf(stderr, "harness run: %s\n", e.msg);
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    summary(runs, n);
+    int wrong = 0, infra = 0;
+    for (int i = 0; i < n; i++) {
+        int s = runs[i].r.status;
+        if (s == DH_E_WRONG)
+            wrong++;
+        else if (s && s != DH_E_INTERRUPTED && s != DH_E_UNSUPPORTED && s != DH_E_CONSTRAINT)
+            infra++;
+    }
+    printf("\nresults: %s\n", path);
+    free(runs);
+    if (rc == -DH_E_INTERRUPTED) {
+        fprintf(stderr, "harness run: interrupted; finished results are in %s\n", path);
+        return DH_EXIT_INTERRUPTED;
+    }
+    if (wrong) {
+        fprintf(stderr, "harness run: %d run%s gave a wrong result (status \"wrong\")\n", wrong,
+                wrong == 1 ? "" : "s");
+        return DH_EXIT_WRONG;
+    }
+    if (infra) {
+        fprintf(stderr, "harness run: %d run%s failed (see the messages above)\n", infra,
+                infra == 1 ? "" : "s");
+        return DH_EXIT_INFRA;
+    }
+    return 0;
+}

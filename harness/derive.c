@@ -1,0 +1,74 @@
+/* derive.c — statistics, speedups and shares of a set of runs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+
+int dh_same_workload(const struct dh_case *a, const struct dh_case *b)
+{
+    char wa[400], wb[400];
+    dh_pset_format(&a->params, DH_P_WORKLOAD, wa, sizeof wa);
+    dh_pset_format(&b->params, DH_P_WORKLOAD, wb, sizeof wb);
+    return !strcmp(a->suite, b->suite) && !strcmp(a->bench_name, b->bench_name)
+        && !strcmp(a->backend, b->backend) && !strcmp(a->device_name, b->device_name)
+        && !strcmp(a->size, b->size) && !strcmp(wa, wb);
+}
+
+static void e2e_of(const struct dh_result *r, double *out)
+{
+    for (int i = 0; i < r->n; i++)
+        out[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
+}
+
+void dh_run_derive(struct dh_run *runs, int n)
+{
+    double e[DH_MAX_SAMPLES], eb[DH_MAX_SAMPLES];
+    for (int i = 0; i < n; i++) {
+        struct dh_run *u = &runs[i];
+        int k = u->r.status == 0 ? u->r.n : 0;
+        dh_stats_of(u->r.kernel_ms, k, &u->kernel);
+        dh_stats_of(u->r.host_ms, k, &u->host);
+        e2e_of(&u->r, e);
+        dh_stats_of(e, k, &u->e2e);
+        u->cfe = NAN;
+        u->cfe_source[0] = 0;
+        if (u->r.has_counters && u->r.ctr.warp_inst_executed > 0) {
+            u->cfe = u->r.ctr.cfe;
+            strcpy(u->cfe_source, "counters");
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        struct dh_run *u = &runs[i];
+        u->has_speedup = 0;
+        u->inv_cfe_baseline = NAN;
+        u->potential_share = NAN;
+        u->ceiling_share = NAN;
+        u->baseline_key[0] = 0;
+        if (u->r.status != 0 || u->r.n < 1)
+            continue;
+        for (int j = 0; j < n; j++) {
+            struct dh_run *b = &runs[j];
+            if (!strcmp(u->c.variant, "baseline"))
+            continue;
+        if (strcmp(b->c.variant, "baseline") || !dh_same_workload(&u->c, &b->c)
+                || b->r.status != 0 || b->r.n < 1)
+                continue;
+            u->has_speedup = 1;
+            memcpy(u->baseline_key, b->c.key, sizeof u->baseline_key);
+            u->sp_kernel = dh_ratio_ci(b->r.kernel_ms, b->r.n, u->r.kernel_ms, u->r.n,
+                                       &u->sp_kernel_lo, &u->sp_kernel_hi);
+            e2e_of(&b->r, eb);
+            e2e_of(&u->r, e);
+            u->sp_e2e = dh_ratio_ci(eb, b->r.n, e, u->r.n, &u->sp_e2e_lo, &u->sp_e2e_hi);
+            if (!isnan(b->cfe) && b->cfe > 0) {
+                u->inv_cfe_baseline = 1.0 / b->cfe;
+                if (u->inv_cfe_baseline > 1.0 + 1e-9)
+                    u->potential_share = (u->sp_kernel - 1.0) / (u->inv_cfe_baseline - 1.0);
+            }
+            if (u->r.ceiling > 1.0 + 1e-9)
+                u->ceiling_share = (u->sp_kernel - 1.0) / (u->r.ceiling - 1.0);
+            break;
+        }
+    }
+}

@@ -1,0 +1,368 @@
+/* plan.c — expanding a selection into cases (plan.h). */
+#include "plan.h"
+#include "worker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Next item of a comma list into buf; returns the rest or NULL at end. */
+static const char *next_item(const char *list, char *buf, size_t len)
+{
+    if (!list || !*list)
+        return NULL;
+    const char *c = strchr(list, ',');
+    size_t l = c ? (size_t)(c - list) : strlen(list);
+    if (l >= len)
+        l = len - 1;
+    memcpy(buf, list, l);
+    buf[l] = 0;
+    return c ? c + 1 : list + strlen(list);
+}
+
+struct growing {
+    struct dh_run *v;
+    int n, cap;
+};
+
+static struct dh_run *push(struct growing *g)
+{
+    if (g->n == g->cap) {
+        int cap = g->cap ? g->cap * 2 : 64;
+        struct dh_run *v = realloc(g->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        g->v = v;
+        g->cap = cap;
+    }
+    struct dh_run *r = &g->v[g->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+/* Apply "k=v k=v" to the case (workload values of a sweep point). */
+static int apply_point(struct dh_case *c, const char *point, struct dh_err *err)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", point);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        char name[32], val[64], why[256];
+        if (dh_param_split(tok, name, sizeof name, val, sizeof val, why, sizeof why))
+            return dh_err_set(err, DH_E_INTERNAL, "bad sweep point: %s", why);
+        const struct dh_param_def *d = dh_param_find(c->bench->params, name);
+        double num;
+        if (!d || dh_domain_check(d->domain, val, &num, why, sizeof why))
+            return dh_err_set(err, DH_E_INTERNAL, "bad sweep point %s", tok);
+        dh_pset_put(&c->params, name, val, num, d->kind);
+    }
+    return 0;
+}
+
+static int user_sets(const struct dh_selection *s, const char *name)
+{
+    size_t l = strlen(name);
+    for (int i = 0; i < s->n_params; i++)
+        if (!strncmp(s->params[i], name, l) && s->params[i][l] == '=')
+            return 1;
+    return 0;
+}
+
+/* Choice parameters the user left open, and their domains. */
+struct open_choice {
+    const struct dh_param_def *d;
+};
+
+static int add_case(struct growing *g, struct dh_case *base, const struct dh_device_info *dev,
+                    const struct dh_selection *sel, int explicit_choices, struct dh_err *err)
+{
+    char why[512];
+    int rc = dh_space_check(base, dev, why, sizeof why);
+    if (!rc && base->bench->check)
+        rc = base->bench->check(base, dev, why, sizeof why);
+    if (rc) {
+        if (explicit_choices)
+            return dh_err_set(err, DH_E_USAGE, "%s %s: %s", base->bench_name, base->variant, why);
+        return 0;   /* a default combination that does not apply here */
+    }
+    dh_case_identity(base);
+    for (int i = 0; i < g->n; i++)
+        if (!strcmp(g->v[i].c.id, base->id))
+            return 0;
+    (void)sel;
+    struct dh_run *r = push(g);
+    if (!r)
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory");
+    r->c = *base;
+    r->r.status = -1;
+    /* inputs that would not fit are refused before anything is allocated */
+    if (base->bench->device_bytes && dev) {
+        uint64_t per = base->bench->device_bytes(base, 1);
+        int rot = dh_rotate_for(per);
+        uint64_t need = base->bench->device_bytes(base, rot);
+        if (dev->global_mem_bytes && need > dev->global_mem_bytes) {
+            r->r.status = DH_E_RESOURCES;
+            snprintf(r->r.message, sizeof r->r.message,
+                     "needs %llu bytes of device memory, %s has %llu: choose a smaller --size",
+                     (unsigned long long)need, dev->name,
+                     (unsigned long long)dev->global_mem_bytes);
+        }
+    }
+    return 0;
+}
+
+/* Recursively expand open choices. */
+static int expand(struct growing *g, struct dh_case *c, const struct dh_device_info *dev,
+                  const struct dh_selection *sel, const struct open_choice *open, int n_open,
+                  int explicit_choices, struct dh_err *err)
+{
+    if (n_open == 0)
+        return add_case(g, c, dev, sel, explicit_choices, err);
+    const struct dh_param_def *d = open[0].d;
+    const char *list = strchr(d->domain, ':') + 1;
+    char item[64];
+    int idx = 0;
+    for (const char *p = next_item(list, item, sizeof item); p;
+         p = next_item(p, item, sizeof item), idx++) {
+        struct dh_case cc = *c;
+        dh_pset_put(&cc.params, d->name, item, idx, DH_P_CHOICE);
+        int rc = expand(g, &cc, dev, sel, open + 1, n_open - 1, explicit_choices, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int plan_bench(struct growing *g, const struct dh_bench *b, const struct dh_selection *sel,
+                      const char *variant, const char *backend, int device,
+                      const struct dh_device_info *dev, struct dh_err *err)
+{
+    const char *const *sweep = b->sweep;
+    static const char *const none[] = {"", NULL};
+    if (!sweep || !sweep[0])
+        sweep = none;
+    for (int si = 0; sweep[si]; si++) {
+        struct dh_case c;
+        memset(&c, 0, sizeof c);
+        c.bench = b;
+        snprintf(c.suite, sizeof c.suite, "%s", b->suite);
+        snprintf(c.bench_name, sizeof c.bench_name, "%s", b->name);
+        snprintf(c.variant, sizeof c.variant, "%s", variant);
+        snprintf(c.backend, sizeof c.backend, "%s", backend);
+        c.device = device;
+        snprintf(c.device_name, sizeof c.device_name, "%s", dev ? dev->name : "?");
+        snprintf(c.size, sizeof c.size, "%s", sel->size);
+        c.reps = sel->reps;
+        c.warmup = sel->warmup;
+        c.timeout_s = sel->timeout_s;
+        c.profile = sel->profile < 0 ? (dev && dev->has_counters) : sel->profile;
+        struct open_choice open[8];
+        int n_open = 0, explicit_choices = 0;
+        /* defaults of every parameter this variant uses */
+        for (const struct dh_param_def *d = b->params; d && d->name; d++) {
+            if (!dh_param_used_by(d, variant))
+                continue;
+            double num = 0;
+            char why[256];
+            if (d->def)
+                dh_domain_check(d->domain, d->def, &num, why, sizeof why);
+            if (d->kind == DH_P_CHOICE && !user_sets(sel, d->name) && n_open < 8) {
+                if (!strncmp(d->domain, "enum:", 5))
+                    open[n_open++].d = d;
+                continue;
+            }
+            if (d->def)
+                dh_pset_put(&c.params, d->name, d->def, num, d->kind);
+        }
+        int rc = apply_point(&c, sweep[si], err);
+        if (rc)
+            return rc;
+        /* the user's values win */
+        for (int i = 0; i < sel->n_params; i++) {
+            char name[32], val[64], why[256];
+            dh_param_split(sel->params[i], name, sizeof name, val, sizeof val, why, sizeof why);
+            const struct dh_param_def *d = dh_param_find(b->params, name);
+            if (!d || !dh_param_used_by(d, variant))
+                continue;
+            double num;
+            dh_domain_check(d->domain, val, &num, why, sizeof why);
+            dh_pset_put(&c.params, name, val, num, d->kind);
+            if (d->kind != DH_P_WORKLOAD)
+                explicit_choices = 1;
+        }
+        rc = expand(g, &c, dev, sel, open, n_open, explicit_choices, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static void list_params(const struct dh_bench *b, char *out, size_t len)
+{
+    out[0] = 0;
+    for (const struct dh_param_def *d = b->params; d && d->name; d++)
+        snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? ", " : "", d->name);
+}
+
+int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
+            struct dh_run **runs, int *n_runs, struct dh_err *err)
+{
+    struct growing g = {0};
+    const char *all_variants = "baseline,cpu_tdr,gpu_tdr,melded";
+    if (!sel->suite || !dh_suite_exists(sel->suite))
+        return dh_err_set(err, DH_E_USAGE, "unknown suite '%s': choose one of %s",
+                          sel->suite ? sel->suite : "", dh_suite_names());
+    if (!dh_size_valid(sel->size))
+        return dh_err_set(err, DH_E_USAGE, "unknown size '%s': choose one of %s", sel->size,
+                          DH_SIZES);
+    /* benchmarks */
+    const struct dh_bench *benches[64];
+    int nb = 0;
+    char item[64];
+    if (sel->benches && *sel->benches) {
+        for (const char *p = next_item(sel->benches, item, sizeof item); p;
+             p = next_item(p, item, sizeof item)) {
+            const struct dh_bench *b = dh_bench_find(sel->suite, item);
+            if (!b) {
+                char names[512] = "";
+                for (int i = 0; i < dh_bench_count(); i++)
+                    if (!strcmp(dh_bench_at(i)->suite, sel->suite))
+                        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                                 names[0] ? ", " : "", dh_bench_at(i)->name);
+                return dh_err_set(err, DH_E_USAGE, "unknown benchmark '%s' in suite %s: "
+                                  "choose one of %s", item, sel->suite, names);
+            }
+            benches[nb++] = b;
+        }
+    } else {
+        for (int i = 0; i < dh_bench_count() && nb < 64; i++)
+            if (!strcmp(dh_bench_at(i)->suite, sel->suite))
+                benches[nb++] = dh_bench_at(i);
+    }
+    /* variants named must exist somewhere */
+    const char *vlist = (!sel->variants || !strcmp(sel->variants, "all")) ? all_variants
+                                                                          : sel->variants;
+    for (const char *p = next_item(vlist, item, sizeof item); p;
+         p = next_item(p, item, sizeof item)) {
+        int known = 0;
+        for (int i = 0; i < nb; i++)
+            known |= dh_bench_has_variant(benches[i], item);
+        if (!known && !strstr(all_variants, item))
+            return dh_err_set(err, DH_E_USAGE, "unknown variant '%s': choose from %s, or all",
+                              item, all_variants);
+    }
+    /* parameters: known to some benchmark, in domain */
+    for (int i = 0; i < sel->n_params; i++) {
+        char name[32], val[64], why[256];
+        if (dh_param_split(sel->params[i], name, sizeof name, val, sizeof val, why, sizeof why))
+            return dh_err_set(err, DH_E_USAGE, "%s", why);
+        const struct dh_param_def *d = NULL;
+        for (int j = 0; j < nb && !d; j++)
+            d = dh_param_find(benches[j]->params, name);
+        if (!d) {
+            char names[512];
+            list_params(benches[0], names, sizeof names);
+            return dh_err_set(err, DH_E_USAGE, "unknown parameter '%s' for %s/%s: valid are %s",
+                              name, sel->suite, benches[0]->name, names);
+        }
+        double num;
+        if (dh_domain_check(d->domain, val, &num, why, sizeof why))
+            return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, val, why);
+    }
+    /* devices */
+    struct { const char *backend; int index; const struct dh_device_info *info; } dv[DH_MAX_DEVICES];
+    int nd = 0;
+    const char *blist = sel->backends && *sel->backends ? sel->backends : "opencl";
+    int all = !strcmp(blist, "all");
+    if (all) {
+        for (int i = 0; i < devs->n_backends; i++) {
+            if (!devs->b[i].n_devices)
+                continue;
+            int idx = sel->device < 0 ? 0 : sel->device;
+            const struct dh_device_info *inf = dh_devlist_find(devs, devs->b[i].name, idx);
+            if (inf) {
+                dv[nd].backend = devs->b[i].name;
+                dv[nd].index = idx;
+                dv[nd++].info = inf;
+            }
+        }
+        if (!nd)
+            return dh_err_set(err, DH_E_UNAVAILABLE, "no backend has a device here "
+                              "(see `harness devices`)");
+    } else {
+        for (const char *p = next_item(blist, item, sizeof item); p;
+             p = next_item(p, item, sizeof item)) {
+            const struct dh_backend_ops *be = dh_backend_find(item);
+            if (!be)
+                return dh_err_set(err, DH_E_USAGE, "unknown backend '%s': choose from %s, "
+                                  "or all", item, dh_backend_names());
+            const char *why = "";
+            int count = 0;
+            for (int i = 0; i < devs->n_backends; i++)
+                if (!strcmp(devs->b[i].name, be->name)) {
+                    why = devs->b[i].why;
+                    count = devs->b[i].n_devices;
+                }
+            int idx = sel->device < 0 ? 0 : sel->device;
+            const struct dh_device_info *inf = dh_devlist_find(devs, be->name, idx);
+            if (!inf) {
+                if (count)
+                    return dh_err_set(err, DH_E_USAGE, "%s has no device %d (it has %d: "
+                                      "--device 0..%d)", be->name, idx, count, count - 1);
+                return dh_err_set(err, DH_E_UNAVAILABLE, "backend %s has no device: %s",
+                                  be->name, why);
+            }
+            dv[nd].backend = be->name;
+            dv[nd].index = idx;
+            dv[nd++].info = inf;
+        }
+    }
+    /* cases: grouped by device, then workload, then variant */
+    for (int di = 0; di < nd; di++)
+        for (int bi = 0; bi < nb; bi++)
+            for (const char *p = next_item(vlist, item, sizeof item); p;
+                 p = next_item(p, item, sizeof item)) {
+                if (!dh_bench_has_variant(benches[bi], item))
+                    continue;
+                int rc = plan_bench(&g, benches[bi], sel, item, dv[di].backend, dv[di].index,
+                                    dv[di].info, err);
+                if (rc) {
+                    free(g.v);
+                    return rc;
+                }
+            }
+    /* order: workload-major (stable), so one input serves every variant */
+    int *rank = malloc((size_t)(g.n ? g.n : 1) * sizeof *rank);
+    if (!rank) {
+        free(g.v);
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory");
+    }
+    for (int i = 0; i < g.n; i++) {
+        rank[i] = i;
+        for (int k = 0; k < i; k++)
+            if (!strcmp(g.v[k].c.backend, g.v[i].c.backend) && g.v[k].c.device == g.v[i].c.device
+                && dh_same_workload(&g.v[k].c, &g.v[i].c)) {
+                rank[i] = rank[k];
+                break;
+            }
+    }
+    for (int i = 1; i < g.n; i++) {          /* insertion sort: stable */
+        struct dh_run tmp = g.v[i];
+        int tr = rank[i], j = i - 1;
+        while (j >= 0 && rank[j] > tr) {
+            g.v[j + 1] = g.v[j];
+            rank[j + 1] = rank[j];
+            j--;
+        }
+        g.v[j + 1] = tmp;
+        rank[j + 1] = tr;
+    }
+    free(rank);
+    if (!g.n) {
+        free(g.v);
+        return dh_err_set(err, DH_E_USAGE, "the selection names no case (no benchmark of "
+                          "suite %s has the variants %s)", sel->suite, vlist);
+    }
+    *runs = g.v;
+    *n_runs = g.n;
+    return 0;
+}

@@ -1,0 +1,58 @@
+/* result.h — what one case's run produced, and the run record the
+ * harness keeps, writes to XML and reads back.
+ *
+ * struct dh_result is flat (no pointers): a worker process sends it to
+ * the harness through a pipe as it is.
+ */
+#ifndef DH_RESULT_H
+#define DH_RESULT_H
+
+#include "../backends/backend.h"
+#include "../suites/suite.h"
+#include "case.h"
+#include "stats.h"
+
+#define DH_MAX_SAMPLES 256
+
+struct dh_result {
+    int status;                   /* dh_code, 0 = verified and timed */
+    char message[1024];           /* one line, when status != 0 */
+    char options[4096];           /* the exact build options */
+    char build_log[8192];         /* compiler log on a failed build */
+    int build_cached;
+    double build_ms, setup_ms;
+    int rotate;
+    int n;                        /* timed samples */
+    double kernel_ms[DH_MAX_SAMPLES];
+    double host_ms[DH_MAX_SAMPLES];
+    double xfer_ms[DH_MAX_SAMPLES];
+    int verified;                 /* 1 = compared with the CPU reference */
+    struct dh_verify verify;
+    double ceiling;               /* remap ceiling, 0 = not applicable */
+    int warp_width;
+    int has_counters;
+    struct dh_counters ctr;
+};
+
+/* A run: the case, its result and what the harness derived from both. */
+struct dh_run {
+    struct dh_case c;
+    struct dh_result r;
+    struct dh_stats kernel, host, e2e;
+    int has_speedup;
+    char baseline_key[17];
+    double sp_kernel, sp_kernel_lo, sp_kernel_hi;
+    double sp_e2e, sp_e2e_lo, sp_e2e_hi;
+    double cfe;                   /* NAN when unknown */
+    char cfe_source[16];          /* "counters" | "model" | "" */
+    double inv_cfe_baseline;      /* 1/CFE of the matching baseline */
+    double potential_share;       /* (speedup-1)/(1/CFE-1) */
+    double ceiling_share;         /* (speedup-1)/(ceiling-1) */
+};
+
+/* Statistics, speedups against the matching baseline, shares. */
+void dh_run_derive(struct dh_run *runs, int n);
+/* 1 when a's identity equals b's except for the variant and its choices. */
+int dh_same_workload(const struct dh_case *a, const struct dh_case *b);
+
+#endif

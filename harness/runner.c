@@ -1,0 +1,380 @@
+/* runner.c — worker processes, watchdog, SIGINT (runner.h). */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "worker.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void dh_runner_install_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int dh_runner_interrupted(void) { return interrupted; }
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Read n bytes within timeout_s. 0 ok, 1 timeout, 2 EOF/error, 3 interrupted. */
+static int read_timed(int fd, void *p, size_t n, double timeout_s)
+{
+    char *c = p;
+    double end = now_s() + timeout_s;
+    while (n) {
+        if (interrupted)
+            return 3;
+        double left = end - now_s();
+        if (left <= 0)
+            return 1;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int ms = left > 0.2 ? 200 : (int)(left * 1000) + 1;
+        int pr = poll(&pf, 1, ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr < 0)
+            return 2;
+        if (pr == 0)
+            continue;
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 2;
+        c += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* ---- device list ---- */
+static void gather_here(struct dh_devlist *l)
+{
+    memset(l, 0, sizeof *l);
+    for (int i = 0; i < dh_backend_count() && l->n_backends < 8; i++) {
+        const struct dh_backend_ops *be = dh_backend_at(i);
+        struct dh_err e = {0};
+        int n = 0;
+        char why[256] = "";
+        if (be->probe(&n, why, sizeof why, &e))
+            snprintf(why, sizeof why, "%s", e.msg);
+        int bi = l->n_backends++;
+        snprintf(l->b[bi].name, sizeof l->b[bi].name, "%s", be->name);
+        int got = 0;
+        for (int d = 0; d < n && l->n < DH_MAX_DEVICES; d++) {
+            if (be->describe(d, &l->d[l->n].info, &e))
+                continue;
+            snprintf(l->d[l->n].backend, sizeof l->d[l->n].backend, "%s", be->name);
+            l->d[l->n].index = d;
+            l->n++;
+            got++;
+        }
+        l->b[bi].n_devices = got;
+        snprintf(l->b[bi].why, sizeof l->b[bi].why, "%s", got ? "" : (why[0] ? why : "no device"));
+    }
+}
+
+int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err)
+{
+    if (!isolate) {
+        gather_here(l);
+        return 0;
+    }
+    int fd[2];
+    if (pipe(fd))
+        return dh_err_set(err, DH_E_INTERNAL, "pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return dh_err_set(err, DH_E_INTERNAL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        close(fd[0]);
+        static struct dh_devlist mine;
+        gather_here(&mine);
+        _exit(write_all(fd[1], &mine, sizeof mine) ? 3 : 0);
+    }
+    close(fd[1]);
+    int rc = read_timed(fd[0], l, sizeof *l, 120);
+    close(fd[0]);
+    if (rc)
+        kill(pid, SIGKILL);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (rc == 3)
+        return dh_err_set(err, DH_E_INTERRUPTED, "interrupted while probing devices");
+    if (rc)
+        return dh_err_set(err, DH_E_UNAVAILABLE,
+                          "probing devices failed (%s): a runtime crashed or hung while "
+                          "loading; try `harness devices --isolate=no` under a debugger",
+                          rc == 1 ? "no answer in 120 s" : (WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "no data"));
+    return 0;
+}
+
+const struct dh_device_info *dh_devlist_find(const struct dh_devlist *l,
+                                             const char *backend, int index)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->d[i].backend, backend) && l->d[i].index == index)
+            return &l->d[i].info;
+    return NULL;
+}
+
+/* ---- workers ---- */
+struct proc {
+    pid_t pid;
+    int req, resp;
+    char backend[16];
+    int index;
+};
+
+struct hello {
+    int status;
+    char msg[2048];
+};
+
+static void worker_main(const char *backend, int index, int req, int resp,
+                        const struct dh_run *runs, const char *dump_dir)
+{
+    signal(SIGINT, SIG_IGN);          /* the harness decides; it kills us */
+    signal(SIGTERM, SIG_DFL);
+    struct dh_worker w;
+    struct dh_err e = {0};
+    struct hello h = {0};
+    const struct dh_backend_ops *be = dh_backend_find(backend);
+    int rc = be ? dh_worker_open(&w, be, index, &e)
+                : dh_err_set(&e, DH_E_UNAVAILABLE, "no backend %s", backend);
+    h.status = rc < 0 ? -rc : 0;
+    snprintf(h.msg, sizeof h.msg, "%s", e.msg);
+    if (write_all(resp, &h, sizeof h) || rc)
+        _exit(rc ? 3 : 4);
+    w.dump_dir = dump_dir;
+    static struct dh_result r;
+    int idx;
+    for (;;) {
+        ssize_t got = read(req, &idx, sizeof idx);
+        if (got != (ssize_t)sizeof idx || idx < 0)
+            break;
+        dh_worker_run(&w, &runs[idx].c, &r);
+        if (write_all(resp, &r, sizeof r))
+            break;
+    }
+    dh_worker_close(&w);
+    _exit(0);
+}
+
+static void stop(struct proc *p, int hard)
+{
+    if (p->pid <= 0)
+        return;
+    if (!hard) {
+        int bye = -1;
+        if (write_all(p->req, &bye, sizeof bye))
+            hard = 1;
+    }
+    close(p->req);
+    close(p->resp);
+    if (hard)
+        kill(p->pid, SIGKILL);
+    int st;
+    /* a worker closing its device may take a moment; then insist */
+    for (int i = 0; i < 100; i++) {
+        if (waitpid(p->pid, &st, WNOHANG) == p->pid)
+            goto done;
+        usleep(50000);
+    }
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, &st, 0);
+done:
+    p->pid = 0;
+}
+
+static int start(struct proc *p, const char *backend, int index, const struct dh_run *runs,
+                 const char *dump_dir, struct dh_err *err)
+{
+    int a[2], b[2];
+    if (pipe(a))
+        return dh_err_set(err, DH_E_INTERNAL, "pipe: %s", strerror(errno));
+    if (pipe(b)) {
+        close(a[0]);
+        close(a[1]);
+        return dh_err_set(err, DH_E_INTERNAL, "pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return dh_err_set(err, DH_E_INTERNAL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        close(a[1]);
+        close(b[0]);
+        worker_main(backend, index, a[0], b[1], runs, dump_dir);
+    }
+    close(a[0]);
+    close(b[1]);
+    p->pid = pid;
+    p->req = a[1];
+    p->resp = b[0];
+    snprintf(p->backend, sizeof p->backend, "%s", backend);
+    p->index = index;
+    struct hello h;
+    int rc = read_timed(p->resp, &h, sizeof h, 120);
+    if (rc || h.status) {
+        stop(p, 1);
+        if (rc == 3)
+            return dh_err_set(err, DH_E_INTERRUPTED, "interrupted");
+        if (rc)
+            return dh_err_set(err, DH_E_UNAVAILABLE, "%s device %d: the worker died while "
+                              "opening the device", backend, index);
+        return dh_err_set(err, h.status, "%s", h.msg);
+    }
+    return 0;
+}
+
+static void status_all(struct dh_run *runs, int from, int n, const char *backend,
+                       int index, int code, const char *msg)
+{
+    for (int j = from; j < n; j++)
+        if (runs[j].r.status == -1 && !strcmp(runs[j].c.backend, backend)
+            && runs[j].c.device == index) {
+            runs[j].r.status = code;
+            snprintf(runs[j].r.message, sizeof runs[j].r.message, "%s", msg);
+        }
+}
+
+int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o)
+{
+    struct proc p = {0};
+    struct dh_worker inproc;
+    int inproc_open = 0, inproc_dev = -1;
+    for (int i = 0; i < n; i++) {
+        struct dh_run *u = &runs[i];
+        if (u->r.status != -1)
+            goto finished;
+        if (interrupted)
+            break;
+        if (!o->isolate) {
+            if (!inproc_open) {
+                struct dh_err e = {0};
+                const struct dh_backend_ops *be = dh_backend_find(u->c.backend);
+                int rc = be ? dh_worker_open(&inproc, be, u->c.device, &e)
+                            : dh_err_set(&e, DH_E_UNAVAILABLE, "no backend %s", u->c.backend);
+                if (rc) {
+                    status_all(runs, i, n, u->c.backend, u->c.device, -rc, e.msg);
+                    goto finished;
+                }
+                inproc.dump_dir = o->dump_dir;
+                inproc_open = 1;
+                inproc_dev = u->c.device;
+            } else if (strcmp(inproc.be->name, u->c.backend) || inproc_dev != u->c.device) {
+                dh_worker_close(&inproc);
+                inproc_open = 0;
+                i--;
+                continue;
+            }
+            dh_worker_run(&inproc, &u->c, &u->r);
+            goto finished;
+        }
+        if (p.pid && (strcmp(p.backend, u->c.backend) || p.index != u->c.device))
+            stop(&p, 0);
+        if (!p.pid) {
+            struct dh_err e = {0};
+            int rc = start(&p, u->c.backend, u->c.device, runs, o->dump_dir, &e);
+            if (rc == -DH_E_INTERRUPTED)
+                break;
+            if (rc) {
+                /* the device cannot be opened: every case on it says why */
+                status_all(runs, i, n, u->c.backend, u->c.device, -rc, e.msg);
+                goto finished;
+            }
+        }
+        if (write_all(p.req, &i, sizeof i)) {
+            stop(&p, 1);
+            u->r.status = DH_E_CRASH;
+            snprintf(u->r.message, sizeof u->r.message, "the worker process is gone");
+            goto finished;
+        }
+        int rc = read_timed(p.resp, &u->r, sizeof u->r, u->c.timeout_s);
+        if (rc == 1) {
+            stop(&p, 1);
+            memset(&u->r, 0, sizeof u->r);
+            u->r.status = DH_E_TIMEOUT;
+            snprintf(u->r.message, sizeof u->r.message,
+                     "no result within %.0f s (watchdog): the kernel hangs or is too slow; "
+                     "raise --timeout or choose a smaller --size", u->c.timeout_s);
+        } else if (rc == 2) {
+            int st = 0;
+            close(p.req);
+            close(p.resp);
+            waitpid(p.pid, &st, 0);
+            p.pid = 0;
+            memset(&u->r, 0, sizeof u->r);
+            u->r.status = DH_E_CRASH;
+            snprintf(u->r.message, sizeof u->r.message,
+                     "the worker process died (%s) while running this case; rerun it "
+                     "with --isolate=no under a debugger",
+                     WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "exited");
+        } else if (rc == 3) {
+            stop(&p, 1);
+            memset(&u->r, 0, sizeof u->r);
+            u->r.status = -1;
+            break;
+        }
+    finished:
+        if (u->r.status != -1 && o->finished && o->finished(o->ctx, i))
+            break;
+    }
+    if (p.pid)
+        stop(&p, interrupted);
+    if (inproc_open)
+        dh_worker_close(&inproc);
+    if (interrupted) {
+        for (int j = 0; j < n; j++)
+            if (runs[j].r.status == -1) {
+                runs[j].r.status = DH_E_INTERRUPTED;
+                snprintf(runs[j].r.message, sizeof runs[j].r.message,
+                         "not run: interrupted");
+            }
+        return -DH_E_INTERRUPTED;
+    }
+    return 0;
+}

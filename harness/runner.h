@@ -1,0 +1,53 @@
+/* runner.h — devices, worker processes and the watchdog.
+ *
+ * The harness process never loads a GPU runtime itself: CUDA and HIP
+ * contexts do not survive fork(), and PoCL's threads do not either. It
+ * asks a short-lived child for the device list, then runs each device's
+ * cases in a worker process of its own; a case that hangs past its
+ * timeout or crashes the worker costs that case only (status "timeout" or
+ * "crash"), the worker is restarted and the run goes on.
+ */
+#ifndef DH_RUNNER_H
+#define DH_RUNNER_H
+
+#include "result.h"
+
+#define DH_MAX_DEVICES 32
+struct dh_devlist {
+    int n;
+    struct {
+        char backend[16];
+        int index;
+        struct dh_device_info info;
+    } d[DH_MAX_DEVICES];
+    int n_backends;
+    struct {
+        char name[16];
+        int n_devices;
+        char why[256];          /* when n_devices == 0 */
+    } b[8];
+};
+
+/* Probe every registered backend. isolate=1: in a child process. */
+int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err);
+const struct dh_device_info *dh_devlist_find(const struct dh_devlist *l,
+                                             const char *backend, int index);
+
+struct dh_runner_opts {
+    int isolate;                /* 1 = worker processes (default) */
+    const char *dump_dir;
+    /* called after each finished run (status set); return nonzero to stop */
+    int (*finished)(void *ctx, int index);
+    void *ctx;
+};
+
+/* Run every run whose r.status is -1 (pending). Sets each one's result.
+ * Returns 0, or -DH_E_INTERRUPTED when SIGINT arrived (finished results
+ * kept, the rest left with status "interrupted"). */
+int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o);
+
+/* SIGINT handling: install, and query. */
+void dh_runner_install_sigint(void);
+int dh_runner_interrupted(void);
+
+#endif

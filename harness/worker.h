@@ -1,0 +1,34 @@
+/* worker.h — runs cases on one open device.
+ *
+ * Used inside a worker process (runner.c forks one per device, before the
+ * harness touches any runtime, so a hang or crash costs one case) or
+ * in-process (--isolate=no, and the tests). Keeps the host data of the
+ * last workload, so the variants of one workload share one input and one
+ * CPU reference.
+ */
+#ifndef DH_WORKER_H
+#define DH_WORKER_H
+
+#include "result.h"
+
+struct dh_worker {
+    const struct dh_backend_ops *be;
+    struct dh_device *dev;
+    struct dh_device_info info;
+    const char *dump_dir;          /* --dump-source, may be NULL */
+    /* host data of the last workload */
+    const struct dh_bench *bench;
+    void *state;
+    char state_id[800];
+};
+
+int dh_worker_open(struct dh_worker *w, const struct dh_backend_ops *be, int index,
+                   struct dh_err *err);
+/* Always fills r (status + message on failure); never exits. */
+void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_result *r);
+void dh_worker_close(struct dh_worker *w);
+
+/* Input copies to rotate through for a working set of `bytes`. */
+int dh_rotate_for(uint64_t bytes_per_copy);
+
+#endif

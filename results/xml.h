@@ -1,0 +1,38 @@
+/* xml.h — results files: write (atomically), read back, validate.
+ * Format: results/divharness-1.xsd (embedded in the binary), through
+ * libxml2. A file's root carries version="1". */
+#ifndef DH_XML_H
+#define DH_XML_H
+
+#include "../harness/result.h"
+#include "../harness/runner.h"
+
+#define DH_RESULTS_VERSION 1
+
+struct dh_env {
+    char host[256], os[256], kernel[256], compiler[128], harness[64];
+    char git_revision[64], started[40], updated[40], command[2048];
+};
+
+struct dh_resultfile {
+    int version;
+    struct dh_env env;
+    struct dh_devlist devs;     /* the devices the runs used */
+    struct dh_run *runs;        /* malloc'd */
+    int n_runs;
+};
+
+void dh_env_fill(struct dh_env *e, int argc, char **argv);
+void dh_now_iso(char *out, size_t len);
+
+/* Write path atomically (path.tmp + rename). Runs with status -1
+ * (pending) are left out. */
+int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
+                 const struct dh_run *runs, int n, struct dh_err *err);
+/* Validate against the embedded schema; -DH_E_DATA with the first error. */
+int dh_xml_validate(const char *path, struct dh_err *err);
+/* Read a file (validated first). Derived fields are recomputed. */
+int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err);
+void dh_resultfile_free(struct dh_resultfile *f);
+
+#endif

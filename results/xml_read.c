@@ -1,0 +1,320 @@
+/* xml_read.c — validating and reading results files back. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlschemas.h>
+
+#include "xml.h"
+
+extern const char dh_xsd_results[];
+
+struct first_error {
+    char msg[512];
+};
+
+static void on_error(void *ctx, const xmlError *e)
+{
+    struct first_error *f = ctx;
+    if (!f->msg[0] && e && e->message) {
+        snprintf(f->msg, sizeof f->msg, "line %d: %s", e->line, e->message);
+        f->msg[strcspn(f->msg, "\n")] = 0;
+    }
+}
+
+static int validate_doc(xmlDocPtr doc, const char *path, struct dh_err *err)
+{
+    struct first_error fe = {{0}};
+    xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(dh_xsd_results,
+                                                          (int)strlen(dh_xsd_results));
+    xmlSchemaPtr schema = pc ? xmlSchemaParse(pc) : NULL;
+    xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
+    int rc;
+    if (!vc) {
+        rc = dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
+    } else {
+        xmlSchemaSetValidStructuredErrors(vc, (xmlStructuredErrorFunc)on_error, &fe);
+        int v = xmlSchemaValidateDoc(vc, doc);
+        rc = v == 0 ? 0
+                    : dh_err_set(err, DH_E_DATA, "%s does not match results schema version %d: %s",
+                                 path, DH_RESULTS_VERSION, fe.msg[0] ? fe.msg : "invalid");
+    }
+    if (vc) xmlSchemaFreeValidCtxt(vc);
+    if (schema) xmlSchemaFree(schema);
+    if (pc) xmlSchemaFreeParserCtxt(pc);
+    return rc;
+}
+
+static int load(const char *path, xmlDocPtr *out, struct dh_err *err)
+{
+    struct first_error fe = {{0}};
+    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+    if (!ctx)
+        return dh_err_set(err, DH_E_INTERNAL, "libxml2: no parser context");
+    xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
+    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeParserCtxt(ctx);
+    if (!doc) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return dh_err_set(err, DH_E_IO, "cannot read %s: no such file or not readable", path);
+        fclose(f);
+        return dh_err_set(err, DH_E_DATA, "%s is not well-formed XML (%s): is it a divharness "
+                          "results file?", path, fe.msg[0] ? fe.msg : "parse error");
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root || xmlStrcmp(root->name, BAD_CAST "divharness")) {
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_DATA, "%s is not a divharness results file (root element "
+                          "is not <divharness>)", path);
+    }
+    xmlChar *ver = xmlGetProp(root, BAD_CAST "version");
+    int v = ver ? atoi((const char *)ver) : 0;
+    xmlFree(ver);
+    if (v != DH_RESULTS_VERSION) {
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_DATA, "%s has results version %d; this harness reads "
+                          "version %d: use the matching harness release", path, v,
+                          DH_RESULTS_VERSION);
+    }
+    *out = doc;
+    return 0;
+}
+
+int dh_xml_validate(const char *path, struct dh_err *err)
+{
+    xmlDocPtr doc;
+    int rc = load(path, &doc, err);
+    if (rc)
+        return rc;
+    rc = validate_doc(doc, path, err);
+    xmlFreeDoc(doc);
+    return rc;
+}
+
+/* ---- reading ---- */
+static void sprop(xmlNodePtr n, const char *k, char *out, size_t len)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST k);
+    snprintf(out, len, "%s", v ? (const char *)v : "");
+    xmlFree(v);
+}
+
+static double dprop(xmlNodePtr n, const char *k, double dflt)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST k);
+    double d = v ? strtod((const char *)v, NULL) : dflt;
+    xmlFree(v);
+    return d;
+}
+
+static void text_of(xmlNodePtr n, char *out, size_t len)
+{
+    xmlChar *t = xmlNodeGetContent(n);
+    snprintf(out, len, "%s", t ? (const char *)t : "");
+    xmlFree(t);
+}
+
+static int is(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
+}
+
+static int samples(xmlNodePtr n, double *out, int max)
+{
+    xmlChar *t = xmlNodeGetContent(n);
+    int k = 0;
+    char *p = (char *)t, *end;
+    while (p && k < max) {
+        double d = strtod(p, &end);
+        if (end == p)
+            break;
+        out[k++] = d;
+        p = end;
+    }
+    xmlFree(t);
+    return k;
+}
+
+static void read_params(xmlNodePtr n, struct dh_pset *ps)
+{
+    for (xmlNodePtr p = n->children; p; p = p->next) {
+        if (!is(p, "param"))
+            continue;
+        char name[32], kind[16], val[64];
+        sprop(p, "name", name, sizeof name);
+        sprop(p, "kind", kind, sizeof kind);
+        sprop(p, "value", val, sizeof val);
+        enum dh_pkind k = !strcmp(kind, "workload") ? DH_P_WORKLOAD
+                          : !strcmp(kind, "choice") ? DH_P_CHOICE : DH_P_TUNABLE;
+        dh_pset_put(ps, name, val, strtod(val, NULL), k);
+    }
+}
+
+static void read_run(xmlNodePtr n, struct dh_run *u)
+{
+    memset(u, 0, sizeof *u);
+    struct dh_case *c = &u->c;
+    struct dh_result *r = &u->r;
+    char st[32];
+    sprop(n, "key", c->key, sizeof c->key);
+    sprop(n, "id", c->id, sizeof c->id);
+    sprop(n, "status", st, sizeof st);
+    r->status = dh_err_from_name(st);
+    if (r->status < 0)
+        r->status = DH_E_DATA;
+    for (xmlNodePtr e = n->children; e; e = e->next) {
+        if (is(e, "case")) {
+            sprop(e, "suite", c->suite, sizeof c->suite);
+            sprop(e, "bench", c->bench_name, sizeof c->bench_name);
+            sprop(e, "variant", c->variant, sizeof c->variant);
+            sprop(e, "backend", c->backend, sizeof c->backend);
+            c->device = (int)dprop(e, "device", 0);
+            sprop(e, "device_name", c->device_name, sizeof c->device_name);
+            sprop(e, "size", c->size, sizeof c->size);
+            read_params(e, &c->params);
+            c->bench = dh_bench_find(c->suite, c->bench_name);
+        } else if (is(e, "tunables")) {
+            read_params(e, &c->params);
+        } else if (is(e, "message")) {
+            text_of(e, r->message, sizeof r->message);
+        } else if (is(e, "build")) {
+            sprop(e, "options", r->options, sizeof r->options);
+            char b[8];
+            sprop(e, "cached", b, sizeof b);
+            r->build_cached = !strcmp(b, "true");
+            r->build_ms = dprop(e, "ms", 0);
+            for (xmlNodePtr l = e->children; l; l = l->next)
+                if (is(l, "log"))
+                    text_of(l, r->build_log, sizeof r->build_log);
+        } else if (is(e, "timing")) {
+            c->reps = (int)dprop(e, "reps", 0);
+            c->warmup = (int)dprop(e, "warmup", 0);
+            r->rotate = (int)dprop(e, "rotate", 1);
+            r->setup_ms = dprop(e, "setup_ms", 0);
+            for (xmlNodePtr s = e->children; s; s = s->next) {
+                if (is(s, "kernel"))
+                    r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES);
+                else if (is(s, "host"))
+                    samples(s, r->host_ms, DH_MAX_SAMPLES);
+                else if (is(s, "transfer"))
+                    samples(s, r->xfer_ms, DH_MAX_SAMPLES);
+            }
+        } else if (is(e, "verification")) {
+            char vs[16];
+            sprop(e, "status", vs, sizeof vs);
+            r->verified = strcmp(vs, "not-run") != 0;
+            r->verify.checked = (long)dprop(e, "checked", 0);
+            r->verify.mismatches = (long)dprop(e, "mismatches", 0);
+            r->verify.max_abs_err = dprop(e, "max_abs_err", 0);
+            for (xmlNodePtr m = e->children; m; m = m->next)
+                if (is(m, "mismatch") && r->verify.n_first < DH_MAX_MISMATCH) {
+                    int k = r->verify.n_first++;
+                    r->verify.first[k].index = (long)dprop(m, "index", 0);
+                    r->verify.first[k].got = dprop(m, "got", NAN);
+                    r->verify.first[k].want = dprop(m, "want", NAN);
+                }
+        } else if (is(e, "cfe")) {
+            char src[16];
+            sprop(e, "source", src, sizeof src);
+            double w = dprop(e, "warp_inst", 0);
+            if (!strcmp(src, "counters") && w > 0) {
+                r->has_counters = 1;
+                r->ctr.warp_inst_executed = w;
+                r->ctr.thread_inst_pred_on = dprop(e, "thread_inst", 0);
+                r->ctr.warp_width = (int)dprop(e, "warp_width", 32);
+                r->ctr.cfe = dprop(e, "value", NAN);
+            }
+        } else if (is(e, "ceiling")) {
+            r->ceiling = dprop(e, "remap", 0);
+            r->warp_width = (int)dprop(e, "warp_width", 32);
+        }
+    }
+}
+
+int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
+{
+    memset(out, 0, sizeof *out);
+    xmlDocPtr doc;
+    int rc = load(path, &doc, err);
+    if (rc)
+        return rc;
+    if ((rc = validate_doc(doc, path, err))) {
+        xmlFreeDoc(doc);
+        return rc;
+    }
+    out->version = DH_RESULTS_VERSION;
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    int cap = 0;
+    for (xmlNodePtr s = root->children; s; s = s->next) {
+        if (is(s, "environment")) {
+            struct { const char *k; char *v; size_t l; } f[] = {
+                {"host", out->env.host, sizeof out->env.host},
+                {"os", out->env.os, sizeof out->env.os},
+                {"kernel", out->env.kernel, sizeof out->env.kernel},
+                {"compiler", out->env.compiler, sizeof out->env.compiler},
+                {"harness", out->env.harness, sizeof out->env.harness},
+                {"git_revision", out->env.git_revision, sizeof out->env.git_revision},
+                {"started", out->env.started, sizeof out->env.started},
+                {"updated", out->env.updated, sizeof out->env.updated},
+                {"command", out->env.command, sizeof out->env.command},
+            };
+            for (xmlNodePtr e = s->children; e; e = e->next)
+                for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+                    if (is(e, f[i].k))
+                        text_of(e, f[i].v, f[i].l);
+        } else if (is(s, "devices")) {
+            for (xmlNodePtr e = s->children; e; e = e->next) {
+                if (!is(e, "device") || out->devs.n >= DH_MAX_DEVICES)
+                    continue;
+                int k = out->devs.n++;
+                struct dh_device_info *d = &out->devs.d[k].info;
+                sprop(e, "backend", out->devs.d[k].backend, sizeof out->devs.d[k].backend);
+                out->devs.d[k].index = (int)dprop(e, "index", 0);
+                sprop(e, "name", d->name, sizeof d->name);
+                sprop(e, "vendor", d->vendor, sizeof d->vendor);
+                sprop(e, "platform", d->platform, sizeof d->platform);
+                sprop(e, "driver", d->driver, sizeof d->driver);
+                sprop(e, "runtime", d->runtime, sizeof d->runtime);
+                sprop(e, "arch", d->arch, sizeof d->arch);
+                sprop(e, "kind", d->kind, sizeof d->kind);
+                d->warp_width = (int)dprop(e, "warp_width", 32);
+                d->compute_units = (int)dprop(e, "compute_units", 0);
+                d->max_wg = (int)dprop(e, "max_wg", 0);
+                d->clock_mhz = (int)dprop(e, "clock_mhz", 0);
+                d->global_mem_bytes = (uint64_t)dprop(e, "global_mem_bytes", 0);
+                d->local_mem_bytes = (uint64_t)dprop(e, "local_mem_bytes", 0);
+            }
+        } else if (is(s, "runs")) {
+            for (xmlNodePtr e = s->children; e; e = e->next) {
+                if (!is(e, "run"))
+                    continue;
+                if (out->n_runs == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    struct dh_run *v = realloc(out->runs, (size_t)cap * sizeof *v);
+                    if (!v) {
+                        xmlFreeDoc(doc);
+                        dh_resultfile_free(out);
+                        return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
+                    }
+                    out->runs = v;
+                }
+                read_run(e, &out->runs[out->n_runs++]);
+            }
+        }
+    }
+    xmlFreeDoc(doc);
+    dh_run_derive(out->runs, out->n_runs);
+    return 0;
+}
+
+void dh_resultfile_free(struct dh_resultfile *f)
+{
+    free(f->runs);
+    f->runs = NULL;
+    f->n_runs = 0;
+}

@@ -1,0 +1,282 @@
+/* xml_write.c — results to XML through libxml2, written atomically. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "xml.h"
+
+#ifndef DH_GIT_REV
+#define DH_GIT_REV "unknown"
+#endif
+#ifndef DH_VERSION
+#define DH_VERSION "0.1"
+#endif
+
+void dh_now_iso(char *out, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void dh_env_fill(struct dh_env *e, int argc, char **argv)
+{
+    memset(e, 0, sizeof *e);
+    struct utsname u;
+    if (!uname(&u)) {
+        snprintf(e->host, sizeof e->host, "%s", u.nodename);
+        snprintf(e->kernel, sizeof e->kernel, "%s %s %s", u.sysname, u.release, u.machine);
+    }
+    FILE *f = fopen("/etc/os-release", "r");
+    char line[512];
+    snprintf(e->os, sizeof e->os, "unknown");
+    while (f && fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "PRETTY_NAME=", 12)) {
+            char *v = line + 12;
+            v[strcspn(v, "\n")] = 0;
+            if (*v == '"') {
+                v++;
+                v[strcspn(v, "\"")] = 0;
+            }
+            snprintf(e->os, sizeof e->os, "%s", v);
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(e->compiler, sizeof e->compiler, "gcc %s", __VERSION__);
+    snprintf(e->harness, sizeof e->harness, "divharness %s", DH_VERSION);
+    snprintf(e->git_revision, sizeof e->git_revision, "%s", DH_GIT_REV);
+    dh_now_iso(e->started, sizeof e->started);
+    size_t o = 0;
+    for (int i = 0; i < argc && o < sizeof e->command - 1; i++)
+        o += (size_t)snprintf(e->command + o, sizeof e->command - o, "%s%s", i ? " " : "",
+                              argv[i]);
+}
+
+static void attr(xmlNodePtr n, const char *k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void attr(xmlNodePtr n, const char *k, const char *fmt, ...)
+{
+    char buf[8300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    xmlNewProp(n, BAD_CAST k, BAD_CAST buf);
+}
+
+static void attr_d(xmlNodePtr n, const char *k, double v)
+{
+    if (isfinite(v))
+        attr(n, k, "%.9g", v);
+}
+
+static xmlNodePtr child(xmlNodePtr p, const char *name, const char *text)
+{
+    return xmlNewTextChild(p, NULL, BAD_CAST name, BAD_CAST text);
+}
+
+static void series(xmlNodePtr p, const char *name, const double *x, int n,
+                   const struct dh_stats *s)
+{
+    size_t cap = (size_t)n * 20 + 1, o = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return;
+    buf[0] = 0;
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%.9g", i ? " " : "", x ? x[i] : 0.0);
+    xmlNodePtr e = child(p, name, buf);
+    free(buf);
+    attr(e, "n", "%d", n);
+    attr(e, "unit", "ms");
+    if (n > 0 && s) {
+        attr_d(e, "median", s->median);
+        attr_d(e, "mad", s->mad);
+        attr_d(e, "ci_lo", s->ci_lo);
+        attr_d(e, "ci_hi", s->ci_hi);
+        attr_d(e, "min", s->min);
+        attr_d(e, "max", s->max);
+    }
+}
+
+static void params(xmlNodePtr p, const struct dh_pset *ps, int tunables)
+{
+    struct dh_pset s = *ps;
+    dh_pset_sort(&s);
+    for (int i = 0; i < s.n; i++) {
+        if ((s.v[i].kind == DH_P_TUNABLE) != tunables)
+            continue;
+        xmlNodePtr e = xmlNewChild(p, NULL, BAD_CAST "param", NULL);
+        attr(e, "name", "%s", s.v[i].name);
+        attr(e, "kind", "%s", dh_pkind_name(s.v[i].kind));
+        attr(e, "value", "%s", s.v[i].text);
+    }
+}
+
+static void run_node(xmlNodePtr runs, const struct dh_run *u)
+{
+    const struct dh_case *c = &u->c;
+    const struct dh_result *r = &u->r;
+    xmlNodePtr n = xmlNewChild(runs, NULL, BAD_CAST "run", NULL);
+    attr(n, "key", "%s", c->key);
+    attr(n, "id", "%s", c->id);
+    attr(n, "status", "%s", dh_err_name(r->status));
+    xmlNodePtr cs = xmlNewChild(n, NULL, BAD_CAST "case", NULL);
+    attr(cs, "suite", "%s", c->suite);
+    attr(cs, "bench", "%s", c->bench_name);
+    attr(cs, "variant", "%s", c->variant);
+    attr(cs, "backend", "%s", c->backend);
+    attr(cs, "device", "%d", c->device);
+    attr(cs, "device_name", "%s", c->device_name);
+    attr(cs, "size", "%s", c->size);
+    params(cs, &c->params, 0);
+    params(xmlNewChild(n, NULL, BAD_CAST "tunables", NULL), &c->params, 1);
+    if (r->message[0])
+        child(n, "message", r->message);
+    if (r->options[0]) {
+        xmlNodePtr b = xmlNewChild(n, NULL, BAD_CAST "build", NULL);
+        attr(b, "options", "%s", r->options);
+        attr(b, "cached", "%s", r->build_cached ? "true" : "false");
+        attr_d(b, "ms", r->build_ms);
+        if (r->build_log[0])
+            child(b, "log", r->build_log);
+    }
+    if (r->n > 0 && r->status == 0) {
+        xmlNodePtr t = xmlNewChild(n, NULL, BAD_CAST "timing", NULL);
+        attr(t, "reps", "%d", c->reps);
+        attr(t, "warmup", "%d", c->warmup);
+        attr(t, "rotate", "%d", r->rotate);
+        attr_d(t, "setup_ms", r->setup_ms);
+        double e[DH_MAX_SAMPLES];
+        for (int i = 0; i < r->n; i++)
+            e[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
+        struct dh_stats xs;
+        dh_stats_of(r->xfer_ms, r->n, &xs);
+        series(t, "kernel", r->kernel_ms, r->n, &u->kernel);
+        series(t, "host", r->host_ms, r->n, &u->host);
+        series(t, "transfer", r->xfer_ms, r->n, &xs);
+        series(t, "end_to_end", e, r->n, &u->e2e);
+    }
+    if (u->has_speedup) {
+        xmlNodePtr s = xmlNewChild(n, NULL, BAD_CAST "speedup", NULL);
+        attr(s, "baseline", "%s", u->baseline_key);
+        attr_d(s, "kernel", u->sp_kernel);
+        attr_d(s, "kernel_lo", u->sp_kernel_lo);
+        attr_d(s, "kernel_hi", u->sp_kernel_hi);
+        attr_d(s, "e2e", u->sp_e2e);
+        attr_d(s, "e2e_lo", u->sp_e2e_lo);
+        attr_d(s, "e2e_hi", u->sp_e2e_hi);
+    }
+    xmlNodePtr v = xmlNewChild(n, NULL, BAD_CAST "verification", NULL);
+    attr(v, "status", "%s", !r->verified ? "not-run" : r->verify.mismatches ? "fail" : "pass");
+    if (r->verified) {
+        attr(v, "checked", "%ld", r->verify.checked);
+        attr(v, "mismatches", "%ld", r->verify.mismatches);
+        attr(v, "max_abs_err", "%.9g", r->verify.max_abs_err);
+        for (int i = 0; i < r->verify.n_first; i++) {
+            xmlNodePtr m = xmlNewChild(v, NULL, BAD_CAST "mismatch", NULL);
+            attr(m, "index", "%ld", r->verify.first[i].index);
+            attr(m, "got", "%.9g", r->verify.first[i].got);
+            attr(m, "want", "%.9g", r->verify.first[i].want);
+        }
+    }
+    xmlNodePtr f = xmlNewChild(n, NULL, BAD_CAST "cfe", NULL);
+    attr(f, "source", "%s", u->cfe_source);
+    attr_d(f, "value", u->cfe);
+    if (r->has_counters) {
+        attr_d(f, "thread_inst", r->ctr.thread_inst_pred_on);
+        attr_d(f, "warp_inst", r->ctr.warp_inst_executed);
+        if (r->ctr.warp_width > 0)
+            attr(f, "warp_width", "%d", r->ctr.warp_width);
+    }
+    attr_d(f, "inv_cfe_baseline", u->inv_cfe_baseline);
+    attr_d(f, "potential_share", u->potential_share);
+    if (r->ceiling > 0) {
+        xmlNodePtr cl = xmlNewChild(n, NULL, BAD_CAST "ceiling", NULL);
+        attr_d(cl, "remap", r->ceiling);
+        attr(cl, "warp_width", "%d", r->warp_width > 0 ? r->warp_width : 32);
+        attr_d(cl, "share", u->ceiling_share);
+    }
+}
+
+static const char *warp_src(enum dh_warp_source s)
+{
+    return s == DH_WARP_DEVICE ? "device" : s == DH_WARP_OVERRIDE ? "override" : "default";
+}
+
+int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
+                 const struct dh_run *runs, int n, struct dh_err *err)
+{
+    xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
+    xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "divharness");
+    xmlDocSetRootElement(doc, root);
+    attr(root, "version", "%d", DH_RESULTS_VERSION);
+    xmlNodePtr en = xmlNewChild(root, NULL, BAD_CAST "environment", NULL);
+    char upd[40];
+    dh_now_iso(upd, sizeof upd);
+    child(en, "host", env->host);
+    child(en, "os", env->os);
+    child(en, "kernel", env->kernel);
+    child(en, "compiler", env->compiler);
+    child(en, "harness", env->harness);
+    child(en, "git_revision", env->git_revision);
+    child(en, "started", env->started);
+    child(en, "updated", env->updated[0] ? env->updated : upd);
+    child(en, "command", env->command);
+    xmlNodePtr dv = xmlNewChild(root, NULL, BAD_CAST "devices", NULL);
+    for (int i = 0; devs && i < devs->n; i++) {
+        int used = 0;
+        for (int j = 0; j < n && !used; j++)
+            used = !strcmp(runs[j].c.backend, devs->d[i].backend)
+                   && runs[j].c.device == devs->d[i].index;
+        if (!used)
+            continue;
+        const struct dh_device_info *d = &devs->d[i].info;
+        xmlNodePtr e = xmlNewChild(dv, NULL, BAD_CAST "device", NULL);
+        attr(e, "backend", "%s", devs->d[i].backend);
+        attr(e, "index", "%d", devs->d[i].index);
+        attr(e, "name", "%s", d->name);
+        attr(e, "vendor", "%s", d->vendor);
+        attr(e, "platform", "%s", d->platform);
+        attr(e, "driver", "%s", d->driver);
+        attr(e, "runtime", "%s", d->runtime);
+        attr(e, "arch", "%s", d->arch);
+        attr(e, "kind", "%s", d->kind);
+        attr(e, "warp_width", "%d", d->warp_width);
+        attr(e, "warp_source", "%s", warp_src(d->warp_source));
+        attr(e, "compute_units", "%d", d->compute_units);
+        attr(e, "max_wg", "%d", d->max_wg);
+        attr(e, "clock_mhz", "%d", d->clock_mhz);
+        attr(e, "global_mem_bytes", "%llu", (unsigned long long)d->global_mem_bytes);
+        attr(e, "local_mem_bytes", "%llu", (unsigned long long)d->local_mem_bytes);
+        attr(e, "counters", "%s", d->has_counters ? "true" : "false");
+    }
+    xmlNodePtr rs = xmlNewChild(root, NULL, BAD_CAST "runs", NULL);
+    for (int i = 0; i < n; i++)
+        if (runs[i].r.status >= 0)
+            run_node(rs, &runs[i]);
+
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int rc = 0;
+    if (xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1) < 0) {
+        rc = dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
+                        "choose another with --out)", tmp, strerror(errno));
+        unlink(tmp);
+    } else if (rename(tmp, path)) {
+        rc = dh_err_set(err, DH_E_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+    }
+    xmlFreeDoc(doc);
+    return rc;
+}

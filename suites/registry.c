@@ -1,0 +1,67 @@
+/* registry.c — every benchmark, by suite. Adding a benchmark: its folder
+ * plus one line here (and its kernel in the Makefile's EMBED list). */
+#include <stdio.h>
+#include <string.h>
+
+#include "suite.h"
+
+extern const struct dh_bench dh_bench_micro_branch;
+
+static const struct dh_bench *const table[] = {
+    &dh_bench_micro_branch,
+};
+
+#define N_BENCH ((int)(sizeof table / sizeof table[0]))
+
+int dh_bench_count(void) { return N_BENCH; }
+
+const struct dh_bench *dh_bench_at(int i)
+{
+    return i >= 0 && i < N_BENCH ? table[i] : NULL;
+}
+
+const struct dh_bench *dh_bench_find(const char *suite, const char *name)
+{
+    for (int i = 0; i < N_BENCH; i++)
+        if ((!suite || !strcmp(table[i]->suite, suite)) && !strcmp(table[i]->name, name))
+            return table[i];
+    return NULL;
+}
+
+int dh_suite_exists(const char *suite)
+{
+    for (int i = 0; i < N_BENCH; i++)
+        if (!strcmp(table[i]->suite, suite))
+            return 1;
+    return 0;
+}
+
+const char *dh_suite_names(void)
+{
+    static char buf[256];
+    buf[0] = 0;
+    for (int i = 0; i < N_BENCH; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= !strcmp(table[i]->suite, table[j]->suite);
+        if (!dup)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s",
+                     buf[0] ? ", " : "", table[i]->suite);
+    }
+    return buf;
+}
+
+int dh_bench_has_variant(const struct dh_bench *b, const char *variant)
+{
+    size_t vl = strlen(variant);
+    for (const char *p = b->variants; *p;) {
+        const char *c = strchr(p, ',');
+        size_t l = c ? (size_t)(c - p) : strlen(p);
+        if (l == vl && !strncmp(p, variant, l))
+            return 1;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return 0;
+}

@@ -1,0 +1,105 @@
+/* suite.h — what a benchmark is, to the harness.
+ *
+ * A benchmark is one folder under suites/<suite>/<name>/ with a kernel
+ * source in the dialect (suites/lib/dialect.h) and a `struct dh_bench`
+ * registered by one line in suites/registry.c. The harness owns the device,
+ * the build, warm-up, repetitions, poisoning, statistics and results; the
+ * benchmark owns its input generator, its CPU reference, its buffers and
+ * launches, and its verification.
+ */
+#ifndef DH_SUITE_H
+#define DH_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../backends/backend.h"
+#include "../harness/params.h"
+
+struct dh_case;
+
+/* What one timed repetition cost. */
+struct dh_sample {
+    double kernel_ms;   /* device time, the backend's own events */
+    double host_ms;     /* host-side regrouping / layout work (cpu_tdr) */
+    double xfer_ms;     /* transfers beyond those every variant needs */
+};
+
+#define DH_MAX_MISMATCH 8
+struct dh_verify {
+    long checked;           /* elements compared */
+    long mismatches;        /* elements outside tolerance */
+    double max_abs_err;
+    int n_first;
+    struct { long index; double got, want; } first[DH_MAX_MISMATCH];
+};
+
+/* The worker's handle on the device, passed to every benchmark op. */
+struct dh_exec {
+    const struct dh_backend_ops *be;
+    struct dh_device *dev;
+    const struct dh_device_info *info;
+    struct dh_program *prog;
+    const struct dh_case *c;
+    int rotate;             /* input copies to rotate through (>= 1) */
+    int profiling;          /* set by the harness: launches read counters */
+    struct dh_counters ctr; /* summed over the launches of a profiled run */
+    int n_profiled;
+};
+
+struct dh_bench {
+    const char *suite;
+    const char *name;
+    const char *summary;
+    const char *source;                 /* kernel text, dialect */
+    const struct dh_param_def *params;  /* terminated by {0} */
+    const char *variants;               /* comma list, e.g. "baseline,gpu_tdr" */
+    const char *const *sweep;           /* default workload points, NULL-terminated;
+                                           each "k=v k=v"; "" = all defaults */
+
+    /* Benchmark-specific constraints beyond the generic ones of
+     * tuning/space.c. 0 = ok, else -DH_E_CONSTRAINT with `why`. */
+    int (*check)(const struct dh_case *c, const struct dh_device_info *dev,
+                 char *why, size_t why_len);
+    /* Device memory the case needs, for the up-front refusal. */
+    uint64_t (*device_bytes)(const struct dh_case *c, int rotate);
+    /* Extra build options ("-D ..."), appended after the harness's. */
+    int (*defines)(const struct dh_case *c, const struct dh_device_info *dev,
+                   char *buf, size_t len);
+
+    /* Host side, untimed: generate input, compute the CPU reference. */
+    int (*setup)(const struct dh_case *c, void **state, struct dh_err *err);
+    /* Allocate and upload (untimed). */
+    int (*upload)(void *state, struct dh_exec *x, struct dh_err *err);
+    /* One repetition (rep counts from 0; warm-ups are negative). */
+    int (*run)(void *state, struct dh_exec *x, int rep, struct dh_sample *s,
+               struct dh_err *err);
+    /* Fill outputs with a pattern no correct run produces. */
+    int (*poison)(void *state, struct dh_exec *x, struct dh_err *err);
+    /* Download and compare with the CPU reference. */
+    int (*verify)(void *state, struct dh_exec *x, struct dh_verify *v,
+                  struct dh_err *err);
+    /* (optional) Remap ceiling of this input for the case's wg and the
+     * device's warp width; 0 when not applicable. */
+    double (*ceiling)(void *state, const struct dh_case *c, int warp_width);
+    /* Free device objects of one variant run; host data stay (the worker
+     * reuses them for the next variant of the same workload). */
+    void (*teardown)(void *state, struct dh_exec *x);  /* x may be NULL */
+    /* Free the host data of setup(). */
+    void (*release)(void *state);
+};
+
+int dh_bench_count(void);
+const struct dh_bench *dh_bench_at(int i);
+const struct dh_bench *dh_bench_find(const char *suite, const char *name);
+int dh_suite_exists(const char *suite);
+const char *dh_suite_names(void);
+/* 1 when `variant` is in the bench's list. */
+int dh_bench_has_variant(const struct dh_bench *b, const char *variant);
+
+/* Launch through the harness (harness/worker.c): times with the backend's
+ * events, or, in a profiling pass, reads counters and adds them to x. */
+int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,
+                   struct dh_err *err);
+
+#endif
