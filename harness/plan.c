@@ -72,17 +72,22 @@ struct open_choice {
     const struct dh_param_def *d;
 };
 
+static char last_why[512];
+
 static int add_case(struct growing *g, struct dh_case *base, const struct dh_device_info *dev,
                     const struct dh_selection *sel, int explicit_choices, struct dh_err *err)
 {
     char why[512];
+    (void)explicit_choices;
+    (void)err;
     int rc = dh_space_check(base, dev, why, sizeof why);
     if (!rc && base->bench->check)
         rc = base->bench->check(base, dev, why, sizeof why);
     if (rc) {
-        if (explicit_choices)
-            return dh_err_set(err, DH_E_USAGE, "%s %s: %s", base->bench_name, base->variant, why);
-        return 0;   /* a default combination that does not apply here */
+        /* a combination that does not apply; if nothing of this benchmark
+         * and variant remains, dh_plan reports the reason */
+        snprintf(last_why, sizeof last_why, "%s %s: %s", base->bench_name, base->variant, why);
+        return 0;
     }
     dh_case_identity(base);
     for (int i = 0; i < g->n; i++)
@@ -323,8 +328,12 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
                  p = next_item(p, item, sizeof item)) {
                 if (!dh_bench_has_variant(benches[bi], item))
                     continue;
+                int before = g.n;
+                last_why[0] = 0;
                 int rc = plan_bench(&g, benches[bi], sel, item, dv[di].backend, dv[di].index,
                                     dv[di].info, err);
+                if (!rc && g.n == before && last_why[0])
+                    rc = dh_err_set(err, DH_E_USAGE, "%s", last_why);
                 if (rc) {
                     free(g.v);
                     return rc;

@@ -86,14 +86,14 @@ DH_DEVICE int dh_tdr_dgi(int lid, int path, int P, int NF, DH_LOCAL_PTR int *shm
     dh_barrier();
     /* target group of this lane and its rank inside the group's range */
     int g = 0, start = 0, uniform = 0;
-    for (int q = 0; q < P; q++) {
+    for (int q = 0; q < P; q++)
+        uniform |= tot[q] == DH_WG;
+    for (int q = 0; q < P - 1; q++) {
         int t = tot[q];
-        if (t == DH_WG)
-            uniform = 1;
-        if (lid >= start + t) {
-            start += t;
-            g = q + 1;
-        }
+        if (lid < start + t)
+            break;
+        start += t;
+        g = q + 1;
     }
     int src = lid;
     if (uniform) {
@@ -102,19 +102,20 @@ DH_DEVICE int dh_tdr_dgi(int lid, int path, int P, int NF, DH_LOCAL_PTR int *shm
         int rank = lid - start;
         /* the neighborhood whose block holds the rank-th item of group g */
         int b = 0, mark = 0;
-        while (mark + cnt[g * NB + b] <= rank) {
+        while (b < NB - 1 && mark + cnt[g * NB + b] <= rank) {
             mark += cnt[g * NB + b];
             b++;
         }
-        /* search that block only */
+        /* search that block only (bounded: the item is in it) */
         int need = rank - mark;
         src = b * NF;
-        for (;; src++) {
-            if (lane_path[src] == g) {
-                if (need == 0)
-                    break;
-                need--;
+        for (int k = 0; k < NF; k++) {
+            int hit = lane_path[b * NF + k] == g;
+            if (hit && need == 0) {
+                src = b * NF + k;
+                break;
             }
+            need -= hit;
         }
         *new_path = g;
     }

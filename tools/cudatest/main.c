@@ -15,7 +15,7 @@ static char *slurp(const char *path)
     FILE *f = fopen(path, "rb");
     if (!f) { perror(path); return NULL; }
     fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
-    char *s = malloc(n + 1); fread(s, 1, n, f); s[n] = 0; fclose(f);
+    char *s = malloc(n + 1); if (fread(s, 1, n, f) != (size_t)n) n = 0; s[n] = 0; fclose(f);
     return s;
 }
 
@@ -226,6 +226,11 @@ int main(int argc, char **argv)
 
     /* reopen works after close */
     rc = B->open(0, &dev, &err);
+    if (fault_test) {
+        printf("reopen after fault: rc=%d %s\n", rc, rc ? err.msg : "");
+        printf(fails ? "SOME FAILED (%d)\n" : "ALL OK\n", fails);
+        return fails != 0;
+    }
     CHECK(rc == 0, "reopen: %s", err.msg);
     if (!rc) {
         rc = B->build(dev, src, opts, &prog, &log, &cached, &err);
