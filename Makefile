@@ -16,7 +16,7 @@ WARN     := -Wall -Wextra -Wno-format-truncation $(if $(WERROR),-Werror,)
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
               -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp
+LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
 SRC := $(wildcard harness/*.c) $(wildcard backends/*.c) backends/opencl/opencl.c \
        $(wildcard tuning/*.c) $(wildcard results/*.c) suites/registry.c \

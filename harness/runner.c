@@ -177,7 +177,11 @@ static void worker_main(const char *backend, int index, int req, int resp,
                         const struct dh_run *runs, const char *dump_dir)
 {
     signal(SIGINT, SIG_IGN);          /* the harness decides; it kills us */
-    signal(SIGTERM, SIG_DFL);
+    /* a fault must end this process so the harness sees it as a crash,
+     * whatever handlers the parent had installed */
+    int fatal[] = {SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t k = 0; k < sizeof fatal / sizeof *fatal; k++)
+        signal(fatal[k], SIG_DFL);
     struct dh_worker w;
     struct dh_err e = {0};
     struct hello h = {0};

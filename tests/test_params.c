@@ -1,0 +1,127 @@
+/* test_params.c — parameter parsing, domains, constraints, case identity. */
+#include "testutil.h"
+#include "../harness/case.h"
+#include "../harness/plan.h"
+#include "../suites/suite.h"
+
+static void split(void **st)
+{
+    (void)st;
+    char n[32], v[64], why[256];
+    assert_int_equal(dh_param_split(" paths = 4 ", n, sizeof n, v, sizeof v, why, sizeof why), 0);
+    assert_string_equal(n, "paths");
+    assert_string_equal(v, "4");
+    assert_int_equal(dh_param_split("paths", n, sizeof n, v, sizeof v, why, sizeof why), -DH_E_USAGE);
+    assert_non_null(strstr(why, "NAME=VALUE"));
+    assert_int_equal(dh_param_split("=4", n, sizeof n, v, sizeof v, why, sizeof why), -DH_E_USAGE);
+    assert_int_equal(dh_param_split("a=", n, sizeof n, v, sizeof v, why, sizeof why), -DH_E_USAGE);
+}
+
+static void domains(void **st)
+{
+    (void)st;
+    double x;
+    char why[256];
+    assert_int_equal(dh_domain_check("int:2,4,8", "4", &x, why, sizeof why), 0);
+    assert_true(x == 4);
+    assert_int_equal(dh_domain_check("int:2,4,8", "3", &x, why, sizeof why), -DH_E_USAGE);
+    assert_non_null(strstr(why, "2,4,8"));             /* lists the valid values */
+    assert_int_equal(dh_domain_check("int:1..2", "0", &x, why, sizeof why), -DH_E_USAGE);
+    assert_non_null(strstr(why, "1..2"));
+    assert_int_equal(dh_domain_check("int:1..2", "1.5", &x, why, sizeof why), -DH_E_USAGE);
+    assert_int_equal(dh_domain_check("real:0..1", "0.25", &x, why, sizeof why), 0);
+    assert_true(x == 0.25);
+    assert_int_equal(dh_domain_check("real:0..1", "nan", &x, why, sizeof why), -DH_E_USAGE);
+    assert_int_equal(dh_domain_check("enum:hot,dgi", "dgi", &x, why, sizeof why), 0);
+    assert_true(x == 1);
+    assert_int_equal(dh_domain_check("enum:hot,dgi", "ho", &x, why, sizeof why), -DH_E_USAGE);
+    assert_non_null(strstr(why, "hot,dgi"));
+}
+
+static void fill_case(struct dh_case *c, const char *variant)
+{
+    memset(c, 0, sizeof *c);
+    c->bench = dh_bench_find("micro", "branch");
+    assert_non_null(c->bench);
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "opencl");
+    snprintf(c->device_name, sizeof c->device_name, "dev/x");
+    snprintf(c->size, sizeof c->size, "small");
+}
+
+static void identity(void **st)
+{
+    (void)st;
+    struct dh_case a, b;
+    fill_case(&a, "gpu_tdr");
+    fill_case(&b, "gpu_tdr");
+    dh_pset_put(&a.params, "paths", "4", 4, DH_P_WORKLOAD);
+    dh_pset_put(&a.params, "alg", "dgi", 1, DH_P_CHOICE);
+    dh_pset_put(&a.params, "wg", "256", 256, DH_P_TUNABLE);
+    /* other order, other tunable: same identity */
+    dh_pset_put(&b.params, "wg", "128", 128, DH_P_TUNABLE);
+    dh_pset_put(&b.params, "alg", "dgi", 1, DH_P_CHOICE);
+    dh_pset_put(&b.params, "paths", "4", 4, DH_P_WORKLOAD);
+    dh_case_identity(&a);
+    dh_case_identity(&b);
+    assert_string_equal(a.id, b.id);
+    assert_string_equal(a.key, b.key);
+    assert_null(strstr(a.id, "wg="));
+    assert_non_null(strstr(a.id, "gpu_tdr[alg=dgi]"));
+    assert_non_null(strstr(a.id, "dev_x"));             /* no '/' from the device name */
+    /* a choice or a workload value changes it */
+    dh_pset_put(&b.params, "alg", "hot", 0, DH_P_CHOICE);
+    dh_case_identity(&b);
+    assert_string_not_equal(a.id, b.id);
+    dh_pset_put(&b.params, "alg", "dgi", 1, DH_P_CHOICE);
+    dh_pset_put(&b.params, "paths", "8", 8, DH_P_WORKLOAD);
+    dh_case_identity(&b);
+    assert_string_not_equal(a.key, b.key);
+}
+
+static void constraints(void **st)
+{
+    (void)st;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 49152};
+    snprintf(dev.name, sizeof dev.name, "test");
+    struct dh_case c;
+    char why[256];
+    fill_case(&c, "gpu_tdr");
+    dh_pset_put(&c.params, "paths", "4", 4, DH_P_WORKLOAD);
+    dh_pset_put(&c.params, "layers", "1", 1, DH_P_WORKLOAD);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "nf", "16", 16, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "alg", "dgi", 1, DH_P_CHOICE);
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), 0);
+    assert_int_equal(c.bench->check(&c, &dev, why, sizeof why), 0);
+    dh_pset_put(&c.params, "nf", "24", 24, DH_P_TUNABLE);
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "does not divide"));
+    dh_pset_put(&c.params, "nf", "16", 16, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "wg", "48", 48, DH_P_TUNABLE);
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "warp width"));
+    dh_pset_put(&c.params, "wg", "2048", 2048, DH_P_TUNABLE);
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "alg", "hot", 0, DH_P_CHOICE);
+    assert_int_equal(c.bench->check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "alg=hot"));
+    /* local memory that does not fit */
+    dh_pset_put(&c.params, "alg", "dgi", 1, DH_P_CHOICE);
+    dh_pset_put(&c.params, "nf", "1", 1, DH_P_TUNABLE);
+    dev.local_mem_bytes = 2048;
+    assert_int_equal(c.bench->check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "local memory"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(split), cmocka_unit_test(domains), cmocka_unit_test(identity),
+        cmocka_unit_test(constraints),
+    };
+    return cmocka_run_group_tests_name("params", t, NULL, NULL);
+}

@@ -1,0 +1,140 @@
+/* test_xml.c — results XML: round trip, schema, corrupt and foreign files. */
+#include <math.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../results/xml.h"
+
+static void make_run(struct dh_run *u, const char *variant, double ms, int status)
+{
+    memset(u, 0, sizeof *u);
+    struct dh_case *c = &u->c;
+    c->bench = dh_bench_find("micro", "branch");
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "opencl");
+    snprintf(c->device_name, sizeof c->device_name, "Dev <&> \"x\"");
+    snprintf(c->size, sizeof c->size, "small");
+    c->reps = 12;
+    c->warmup = 2;
+    dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "wg", "256", 256, DH_P_TUNABLE);
+    if (!strcmp(variant, "gpu_tdr"))
+        dh_pset_put(&c->params, "alg", "hot", 0, DH_P_CHOICE);
+    dh_case_identity(c);
+    u->r.status = status;
+    u->r.verified = 1;
+    u->r.verify.checked = 100;
+    snprintf(u->r.options, sizeof u->r.options, "-D DH_WG=256 -D X=0x1.8p-1f");
+    if (status == 0) {
+        u->r.n = 12;
+        for (int i = 0; i < 12; i++) {
+            u->r.kernel_ms[i] = ms * (1 + 0.01 * i);
+            u->r.host_ms[i] = 0.125;
+            u->r.xfer_ms[i] = 0;
+        }
+        u->r.ceiling = strcmp(variant, "gpu_tdr") ? 0 : 1.78;
+    } else {
+        snprintf(u->r.message, sizeof u->r.message, "kernel build failed: error <here>");
+        snprintf(u->r.build_log, sizeof u->r.build_log, "line 3: error: x & y\n");
+    }
+}
+
+static void round_trip(void **st)
+{
+    (void)st;
+    struct dh_run runs[3];
+    make_run(&runs[0], "baseline", 2.0, 0);
+    make_run(&runs[1], "gpu_tdr", 1.0, 0);
+    make_run(&runs[2], "melded", 0, DH_E_BUILD);
+    dh_run_derive(runs, 3);
+    assert_true(runs[1].has_speedup);
+    struct dh_env env;
+    char *argv[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(&env, 4, argv);
+    struct dh_devlist devs = {0};
+    devs.n = 1;
+    snprintf(devs.d[0].backend, 16, "opencl");
+    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "Dev <&> \"x\"");
+    devs.d[0].info.warp_width = 32;
+    char path[] = "/tmp/dh-test-xml-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(path, &env, &devs, runs, 3, &e), 0);
+    assert_int_equal(dh_xml_validate(path, &e), 0);
+    struct dh_resultfile f;
+    assert_int_equal(dh_xml_read(path, &f, &e), 0);
+    assert_int_equal(f.n_runs, 3);
+    assert_string_equal(f.env.command, "harness run --suite micro");
+    assert_int_equal(f.devs.n, 1);
+    assert_string_equal(f.devs.d[0].info.name, "Dev <&> \"x\"");
+    for (int i = 0; i < 3; i++) {
+        assert_string_equal(f.runs[i].c.id, runs[i].c.id);
+        assert_string_equal(f.runs[i].c.key, runs[i].c.key);
+        assert_int_equal(f.runs[i].r.status, runs[i].r.status);
+        assert_int_equal(f.runs[i].r.n, runs[i].r.n);
+        for (int k = 0; k < runs[i].r.n; k++)
+            assert_true(f.runs[i].r.kernel_ms[k] == runs[i].r.kernel_ms[k]);
+        /* identity recomputed from the file's fields matches the stored one */
+        struct dh_case c = f.runs[i].c;
+        dh_case_identity(&c);
+        assert_string_equal(c.id, runs[i].c.id);
+        assert_string_equal(dh_pset_text(&f.runs[i].c.params, "wg", "?"), "256");
+    }
+    assert_string_equal(f.runs[2].r.build_log, "line 3: error: x & y\n");
+    assert_true(f.runs[1].has_speedup);
+    assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
+    assert_true(fabs(f.runs[1].r.ceiling - 1.78) < 1e-12);
+    dh_resultfile_free(&f);
+    unlink(path);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void bad_files(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    struct dh_resultfile f;
+    assert_int_equal(dh_xml_read("/nonexistent/x.xml", &f, &e), -DH_E_IO);
+    const char *p = "/tmp/dh-test-bad.xml";
+    write_text(p, "<divharness version=\"1\"><environment>");     /* truncated */
+    assert_int_equal(dh_xml_read(p, &f, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "well-formed"));
+    write_text(p, "<other/>");
+    assert_int_equal(dh_xml_validate(p, &e), -DH_E_DATA);
+    write_text(p, "<divharness version=\"2\"/>");
+    assert_int_equal(dh_xml_validate(p, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "version 2"));
+    write_text(p, "<divharness version=\"1\"><runs/></divharness>");   /* schema */
+    assert_int_equal(dh_xml_validate(p, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "schema"));
+    unlink(p);
+}
+
+static void unwritable(void **st)
+{
+    (void)st;
+    struct dh_env env;
+    dh_env_fill(&env, 0, NULL);
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write("/nonexistent-dir/r.xml", &env, NULL, NULL, 0, &e), -DH_E_IO);
+    assert_non_null(strstr(e.msg, "--out"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(round_trip), cmocka_unit_test(bad_files), cmocka_unit_test(unwritable),
+    };
+    return cmocka_run_group_tests_name("xml", t, NULL, NULL);
+}
