@@ -45,20 +45,27 @@ EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/
 OBJDIR := $(BUILD)/obj
 OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o
 
-.PHONY: all run test unit-tests deps clean
+.DEFAULT_GOAL := all
+.PHONY: all run test unit-tests deps clean FORCE
+
+# objects depend on the flags: switching NO_CUDA or sanitizers rebuilds
+FLAGS_TEXT := $(ALL_CFLAGS) $(CUDA_FLAGS) $(CXXSRC)
+$(BUILD)/.flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' > $@
 all: $(BUILD)/harness
 
 $(BUILD)/harness: $(OBJ)
 	@echo "  LD    $@"
 	$(Q)$(CC) -o $@ $(OBJ) $(LDLIBS)
 
-$(OBJDIR)/%.o: %.c
+$(OBJDIR)/%.o: %.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(if $(findstring backends/cuda,$<),$(CUDA_FLAGS)) \
 	    $(if $(findstring results/xml_write,$<),-DDH_GIT_REV='"$(GIT_REV)"') -c $< -o $@
 
-$(OBJDIR)/%.o: %.cpp
+$(OBJDIR)/%.o: %.cpp $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CXX   $<"
 	$(Q)$(CXX) -std=c++17 $(CFLAGS) $(WARN) -MMD -MP -I. $(CUDA_FLAGS) -c $< -o $@

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# ci/gpu-check.sh OUTDIR [STEPS] — everything the GPU machine should do, in
+# one call: environment, device list, the tests that need a GPU, the micro
+# suite on CUDA and on NVIDIA's OpenCL, compute-sanitizer memcheck and
+# racecheck. Results, logs and XML go to OUTDIR.
+#
+# The GPU machine has no network: bring build/ from a machine with the
+# packages (make && make unit-tests && ci/bundle-libs.sh build), or let
+# this script build there when it can. STEPS (default "env tests micro
+# sanitize") picks steps. Each step has its own time limit, well under 10
+# minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
+set -u
+out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
+steps=${2:-env tests micro sanitize}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PATH=$CUDA_HOME/bin:$PATH
+[ -d build/lib ] && export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export DH_CACHE_DIR=${DH_CACHE_DIR:-/tmp/dh-cache}
+H=build/harness
+log() { echo "== $* ($(date -u +%T))" | tee -a "$out/gpu-check.log"; }
+
+# NVIDIA's OpenCL is installed but not registered with the ICD loader
+if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 ] || ldconfig -p | grep -q libnvidia-opencl; then
+  [ -f /etc/OpenCL/vendors/nvidia.icd ] || { mkdir -p /etc/OpenCL/vendors; echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd; }
+fi
+if [ ! -x $H ]; then
+  log "build"; make -j16 >>"$out/build.log" 2>&1 || { log "build failed"; tail -30 "$out/build.log"; exit 3; }
+fi
+
+# the OpenCL device index of the NVIDIA GPU
+ocl_gpu=$($H devices 2>/dev/null | awk '/^opencl/ {o=1; next} /^[a-z]/ {o=0} o && /^  \[[0-9]+\]/ && /gpu/ {gsub(/[^0-9]/,"",$1); print $1; exit}')
+
+for s in $steps; do case $s in
+env)
+  log "env"
+  { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv; $H devices; } 2>&1 | tee "$out/devices.txt" ;;
+tests)
+  log "tests"
+  for t in build/tests/test_run build/tests/test_isolation; do
+    [ -x $t ] && timeout 300 $t 2>&1 | tail -n 12 | tee -a "$out/tests.txt"
+  done ;;
+micro)
+  log "micro suite, cuda (${SIZE:-medium})"
+  timeout 540 $H run --suite micro --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --out "$out/micro-cuda" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-cuda.txt"
+  if [ -n "$ocl_gpu" ]; then
+    log "micro suite, opencl device $ocl_gpu"
+    timeout 540 $H run --suite micro --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --out "$out/micro-opencl" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-opencl.txt"
+  fi ;;
+sanitize)
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+      log "compute-sanitizer $tool"
+      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $H run --suite micro --size small \
+          --backend cuda --reps 1 --warmup 1 --isolate no --counters no --param iters=16 \
+          --out "/tmp/san-$tool" > "$out/sanitize-$tool.txt" 2>&1
+      echo "$tool exit $?" | tee -a "$out/gpu-check.log"
+      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error" "$out/sanitize-$tool.txt" | tail -5
+    done
+  fi ;;
+*) log "unknown step $s" ;;
+esac; done
+log "done"
