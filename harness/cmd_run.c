@@ -94,8 +94,8 @@ static void fmt_ci(char *out, size_t len, double v, double lo, double hi)
 
 static void summary(const struct dh_run *runs, int n)
 {
-    printf("\n%-14s %-26s %-20s %-11s %10s %8s %20s %20s %8s %7s\n", "benchmark", "workload",
-           "variant", "status", "kernel ms", "host ms", "speedup kernel", "speedup e2e",
+    printf("\n%-8s %-26s %-28s %-7s %9s %8s %19s %19s %9s %8s %6s\n", "bench", "workload",
+           "variant", "status", "kernel ms", "host ms", "speedup kernel", "speedup e2e", "CFE",
            "ceiling", "share");
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
@@ -119,14 +119,17 @@ static void summary(const struct dh_run *runs, int n)
             snprintf(ce, sizeof ce, "%.2fx", u->r.ceiling);
         if (isfinite(u->ceiling_share))
             snprintf(sh, sizeof sh, "%.0f%%", 100 * u->ceiling_share);
-        char km[32] = "-", hm[32] = "-";
+        char km[32] = "-", hm[32] = "-", cf[32] = "-";
+        if (isfinite(u->cfe))
+            snprintf(cf, sizeof cf, "%.3f%s", u->cfe, u->cfe_source[0] == 'c' ? "c" : "m");
         if (u->r.status == 0 && u->kernel.n > 0) {
             snprintf(km, sizeof km, "%.3f", u->kernel.median);
             if (u->host.median > 0)
                 snprintf(hm, sizeof hm, "%.3f", u->host.median);
         }
-        printf("%-14s %-26s %-20s %-11s %10s %8s %20s %20s %8s %7s\n", u->c.bench_name,
-               shortwl[0] ? shortwl : wl, label, dh_err_name(u->r.status), km, hm, sk, se, ce, sh);
+        printf("%-8s %-26s %-28s %-7s %9s %8s %19s %19s %9s %8s %6s\n", u->c.bench_name,
+               shortwl[0] ? shortwl : wl, label, dh_err_name(u->r.status), km, hm, sk, se, cf, ce,
+               sh);
         if (u->r.status && u->r.message[0])
             printf("    %s\n", u->r.message);
     }
@@ -307,6 +310,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return DH_EXIT_INFRA;
     }
     summary(runs, n);
+    printf("CFE: c = hardware counters, m = BBV model. ceiling: best in-work-group remap "
+           "speedup for this input; share = (speedup-1)/(ceiling-1).\n");
     int wrong = 0, infra = 0;
     for (int i = 0; i < n; i++) {
         int s = runs[i].r.status;

@@ -69,4 +69,23 @@
 #define dh_fmax(a, b) fmaxf((a), (b))
 #endif
 
+/* Warp votes (CUDA, HIP): for the fast remap forms. Masks are 64-bit so
+ * wave64 works; on CUDA the upper half is zero. dh_lane() is the lane in
+ * the warp, dh_shfl() reads lane `src`'s value. Only from uniform control
+ * flow (all lanes of the warp). */
+#if defined(DH_LANG_CUDA) || defined(DH_LANG_HIP)
+#define DH_HAS_BALLOT 1
+typedef unsigned long long dh_mask_t;
+#if defined(DH_LANG_HIP)
+#define dh_ballot(p) ((dh_mask_t)__ballot(p))
+#define dh_shfl(v, src) __shfl((v), (src))
+#else
+#define dh_ballot(p) ((dh_mask_t)__ballot_sync(0xffffffffu, (p)))
+#define dh_shfl(v, src) __shfl_sync(0xffffffffu, (v), (src))
+#endif
+#define dh_popc(m) __popcll(m)
+#define dh_lane() (dh_lid() % DH_WAVE)
+#define dh_lanemask_lt(lane) ((lane) == 0 ? 0ull : (~0ull >> (64 - (lane))))
+#endif
+
 #endif

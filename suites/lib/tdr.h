@@ -17,7 +17,15 @@
  *        the item of its rank and searches only that block. Stable.
  * Both skip the search when the work-group is already uniform.
  *
- * Local memory: HoT needs DH_TDR_HOT_INTS ints, DGI DH_TDR_DGI_INTS(P, NF).
+ * Fast forms, where the language has warp votes (CUDA, HIP; DH_HAS_BALLOT):
+ *   hot_warp  (alg=hot_warp) HoT with one atomic pair per warp; lanes rank
+ *             themselves from a ballot and a population count.
+ *   dgi_scan  (alg=dgi_scan) P paths, stable, no atomics: per-warp path
+ *             counts from ballots, per-path totals, and each lane's slot
+ *             = start of its path + counts of earlier warps + rank in warp.
+ *
+ * Local memory: HoT needs DH_TDR_HOT_INTS ints, DGI DH_TDR_DGI_INTS(P, NF),
+ * hot_warp DH_TDR_HOT_INTS, dgi_scan DH_TDR_SCAN_INTS(P).
  */
 #ifndef DH_TDR_H
 #define DH_TDR_H
@@ -64,31 +72,31 @@ DH_DEVICE int dh_tdr_hot(int lid, int path, DH_LOCAL_PTR int *shm, int *new_path
 }
 
 /* DGI. path in [0, P). NF divides DH_WG. Stable within a path. */
-DH_DEVICE int dh_tdr_dgi(int lid, int path, int P, int NF, DH_LOCAL_PTR int *shm,
+DH_DEVICE int dh_tdr_dgi(int lid, int path, int npaths, int nf, DH_LOCAL_PTR int *shm,
                          int *new_path)
 {
-    const int NB = DH_WG / NF;                 /* neighborhoods */
-    DH_LOCAL_PTR int *cnt = shm;               /* [P][NB] */
-    DH_LOCAL_PTR int *lane_path = shm + P * NB;/* [DH_WG] */
-    DH_LOCAL_PTR int *tot = lane_path + DH_WG; /* [P] */
-    for (int i = lid; i < P * NB; i += DH_WG)
+    const int nb = DH_WG / nf;                 /* neighborhoods */
+    DH_LOCAL_PTR int *cnt = shm;               /* [npaths][nb] */
+    DH_LOCAL_PTR int *lane_path = shm + npaths * nb;/* [DH_WG] */
+    DH_LOCAL_PTR int *tot = lane_path + DH_WG; /* [npaths] */
+    for (int i = lid; i < npaths * nb; i += DH_WG)
         cnt[i] = 0;
     dh_barrier();
-    dh_atomic_add_local(&cnt[path * NB + lid / NF], 1);
+    dh_atomic_add_local(&cnt[path * nb + lid / nf], 1);
     lane_path[lid] = path;
     dh_barrier();
-    if (lid < P) {
+    if (lid < npaths) {
         int s = 0;
-        for (int b = 0; b < NB; b++)
-            s += cnt[lid * NB + b];
+        for (int b = 0; b < nb; b++)
+            s += cnt[lid * nb + b];
         tot[lid] = s;
     }
     dh_barrier();
     /* target group of this lane and its rank inside the group's range */
     int g = 0, start = 0, uniform = 0;
-    for (int q = 0; q < P; q++)
+    for (int q = 0; q < npaths; q++)
         uniform |= tot[q] == DH_WG;
-    for (int q = 0; q < P - 1; q++) {
+    for (int q = 0; q < npaths - 1; q++) {
         int t = tot[q];
         if (lid < start + t)
             break;
@@ -102,17 +110,17 @@ DH_DEVICE int dh_tdr_dgi(int lid, int path, int P, int NF, DH_LOCAL_PTR int *shm
         int rank = lid - start;
         /* the neighborhood whose block holds the rank-th item of group g */
         int b = 0, mark = 0;
-        while (b < NB - 1 && mark + cnt[g * NB + b] <= rank) {
-            mark += cnt[g * NB + b];
+        while (b < nb - 1 && mark + cnt[g * nb + b] <= rank) {
+            mark += cnt[g * nb + b];
             b++;
         }
         /* search that block only (bounded: the item is in it) */
         int need = rank - mark;
-        src = b * NF;
-        for (int k = 0; k < NF; k++) {
-            int hit = lane_path[b * NF + k] == g;
+        src = b * nf;
+        for (int k = 0; k < nf; k++) {
+            int hit = lane_path[b * nf + k] == g;
             if (hit && need == 0) {
-                src = b * NF + k;
+                src = b * nf + k;
                 break;
             }
             need -= hit;
@@ -122,6 +130,97 @@ DH_DEVICE int dh_tdr_dgi(int lid, int path, int P, int NF, DH_LOCAL_PTR int *shm
     dh_barrier();
     return src;
 }
+
+#ifdef DH_HAS_BALLOT
+#define DH_TDR_SCAN_INTS(P) ((P) * (DH_WG / DH_WAVE) + DH_WG + (P))
+
+/* hot_warp. path in {0,1}. Not stable. */
+DH_DEVICE int dh_tdr_hot_warp(int lid, int path, DH_LOCAL_PTR int *shm, int *new_path)
+{
+    DH_LOCAL_PTR int *pool = shm;
+    DH_LOCAL_PTR int *head = shm + DH_WG;
+    DH_LOCAL_PTR int *tail = shm + DH_WG + 1;
+    int lane = dh_lane();
+    if (lid == 0) {
+        *head = 0;
+        *tail = DH_WG - 1;
+    }
+    dh_barrier();
+    dh_mask_t m0 = dh_ballot(path == 0);
+    dh_mask_t all = dh_ballot(1);
+    dh_mask_t lt = dh_lanemask_lt(lane);
+    int n0 = dh_popc(m0), n1 = dh_popc(all) - n0;
+    int h = 0, t = 0;
+    if (lane == 0) {
+        h = n0 ? dh_atomic_add_local(head, n0) : 0;
+        t = n1 ? dh_atomic_add_local(tail, -n1) : 0;
+    }
+    h = dh_shfl(h, 0);
+    t = dh_shfl(t, 0);
+    int slot = path == 0 ? h + dh_popc(m0 & lt) : t - dh_popc(~m0 & all & lt);
+    pool[slot] = lid | (path << 16);
+    dh_barrier();
+    int total0 = *head, src;
+    if (total0 == 0 || total0 == DH_WG) {
+        src = lid;
+        *new_path = path;
+    } else {
+        int e = pool[lid];
+        src = e & 0xffff;
+        *new_path = e >> 16;
+    }
+    dh_barrier();
+    return src;
+}
+
+/* dgi_scan. path in [0, P). Stable within a path. */
+DH_DEVICE int dh_tdr_dgi_scan(int lid, int path, int npaths, DH_LOCAL_PTR int *shm, int *new_path)
+{
+    const int nw = DH_WG / DH_WAVE;
+    DH_LOCAL_PTR int *cnt = shm;                /* [npaths][nw] */
+    DH_LOCAL_PTR int *pool = shm + npaths * nw;      /* [DH_WG] */
+    DH_LOCAL_PTR int *tot = pool + DH_WG;       /* [npaths] */
+    int lane = dh_lane(), w = lid / DH_WAVE;
+    dh_mask_t lt = dh_lanemask_lt(lane);
+    int rank = 0;
+    for (int q = 0; q < npaths; q++) {
+        dh_mask_t m = dh_ballot(path == q);
+        if (path == q)
+            rank = dh_popc(m & lt);
+        if (lane == 0)
+            cnt[q * nw + w] = dh_popc(m);
+    }
+    dh_barrier();
+    if (lid < npaths) {
+        int s = 0;
+        for (int b = 0; b < nw; b++)
+            s += cnt[lid * nw + b];
+        tot[lid] = s;
+    }
+    dh_barrier();
+    int slot = rank, uniform = 0;
+    for (int q = 0; q < npaths; q++) {
+        int t = tot[q];
+        uniform |= t == DH_WG;
+        slot += q < path ? t : 0;
+    }
+    for (int b = 0; b < w; b++)
+        slot += cnt[path * nw + b];
+    pool[slot] = lid | (path << 16);
+    dh_barrier();
+    int src;
+    if (uniform) {
+        src = lid;
+        *new_path = path;
+    } else {
+        int e = pool[lid];
+        src = e & 0xffff;
+        *new_path = e >> 16;
+    }
+    dh_barrier();
+    return src;
+}
+#endif
 
 /* Private data exchange: returns the value lane `src` offered. */
 DH_DEVICE float dh_tdr_xchg_f(DH_LOCAL_PTR float *buf, int lid, int src, float v)

@@ -25,7 +25,7 @@ static const struct dh_param_def params[] = {
     {"divfrac", DH_P_WORKLOAD, "real:0..1", "1", NULL, "share of items whose path is random (the rest form uniform runs of 64)"},
     {"iters", DH_P_WORKLOAD, "int:1..1000000", "1024", NULL, "dependent FMAs per path per layer"},
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"},
-    {"alg", DH_P_CHOICE, "enum:hot,dgi", "dgi", "gpu_tdr", "on-GPU remap algorithm"},
+    {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "dgi", "gpu_tdr", "on-GPU remap algorithm (hot_warp, dgi_scan: warp votes, CUDA/HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt,rr", "dlt", "cpu_tdr", "apply the host regrouping by data layout (dlt) or index array (rr)"},
     {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by branch key"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
@@ -113,13 +113,23 @@ static int mb_check(const struct dh_case *c, const struct dh_device_info *dev,
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "dgi");
         int nf = (int)dh_pset_num(&c->params, "nf", 16);
-        if (!strcmp(alg, "hot") && (g.P != 2 || g.layers != 1)) {
-            snprintf(why, len, "alg=hot remaps two paths only (paths=%d layers=%d): "
-                     "use alg=dgi", g.P, g.layers);
+        int hot = !strncmp(alg, "hot", 3), fast = !!strchr(alg, '_');
+        if (hot && (g.P != 2 || g.layers != 1)) {
+            snprintf(why, len, "alg=%s remaps two paths only (paths=%d layers=%d): "
+                     "use alg=dgi", alg, g.P, g.layers);
             return -DH_E_CONSTRAINT;
         }
-        uint64_t ints = !strcmp(alg, "hot") ? (uint64_t)g.wg + 2
+        if (fast && strcmp(c->backend, "cuda") && strcmp(c->backend, "hip")) {
+            snprintf(why, len, "alg=%s needs warp votes (backends cuda, hip); %s keeps "
+                     "the portable forms hot and dgi", alg, c->backend);
+            return -DH_E_CONSTRAINT;
+        }
+        int warp = dev && dev->warp_width ? dev->warp_width : 32;
+        uint64_t ints = hot ? (uint64_t)g.wg + 2
+                        : fast ? (uint64_t)g.nkeys * (uint64_t)(g.wg / warp) + (uint64_t)g.wg + (uint64_t)g.nkeys
                         : (uint64_t)g.nkeys * (uint64_t)(g.wg / (nf ? nf : 1)) + (uint64_t)g.wg + (uint64_t)g.nkeys;
+        if (g.layers == 2)      /* a second round's buffers, value and index */
+            ints = 2 * ints + 2 * (uint64_t)g.wg;
         if (ints < (uint64_t)g.wg)
             ints = (uint64_t)g.wg;
         if (dev && dev->local_mem_bytes && ints * 4 > dev->local_mem_bytes) {
@@ -165,8 +175,10 @@ static int mb_defines(const struct dh_case *c, const struct dh_device_info *dev,
                 || put_f(buf, len, &o, "MB_F", k, g.F[k]))
                 return -DH_E_INTERNAL;
     if (!strcmp(c->variant, "gpu_tdr")) {
-        int hot = !strcmp(dh_pset_text(&c->params, "alg", "dgi"), "hot");
-        o += (size_t)snprintf(buf + o, len - o, " -D TDR_ALG=%d -D TDR_NF=%d", hot ? 1 : 2,
+        const char *alg = dh_pset_text(&c->params, "alg", "dgi");
+        int code = !strcmp(alg, "hot") ? 1 : !strcmp(alg, "dgi") ? 2
+                   : !strcmp(alg, "hot_warp") ? 3 : 4;
+        o += (size_t)snprintf(buf + o, len - o, " -D TDR_ALG=%d -D TDR_NF=%d", code,
                               (int)dh_pset_num(&c->params, "nf", 16));
     }
     return o < len ? 0 : -DH_E_INTERNAL;

@@ -1,0 +1,200 @@
+/* test_remap.c — the on-GPU remap library (suites/lib/tdr.h) on real
+ * devices, with checks an identity remap cannot pass: for random paths,
+ * every remap is a permutation of the work-group's items, each lane's new
+ * path is its item's path, each work-group holds at most P-1 path
+ * boundaries (so at most P-1 mixed warps, checked for warp widths 8 and
+ * 32), DGI forms are stable within a path, and a uniform group is left as
+ * it is. Runs on every backend with a device: OpenCL (hot, dgi) and, where
+ * present, CUDA (also hot_warp, dgi_scan). SKIPPED where none. */
+#include "testutil.h"
+
+extern const char dh_src_lib_dialect[];
+extern const char dh_src_lib_tdr[];
+
+static const char *kernel =
+    "#if ALG == 1 || ALG == 3\n#define SHM DH_TDR_HOT_INTS\n"
+    "#elif ALG == 4\n#define SHM DH_TDR_SCAN_INTS(TP)\n#else\n#define SHM DH_TDR_DGI_INTS(TP, TNF)\n#endif\n"
+    "DH_KERNEL void remap_test(DH_CONST int *path, DH_GLOBAL int *src_out, DH_GLOBAL int *np_out)\n"
+    "{\n"
+    "    DH_LOCAL int shm[SHM];\n"
+    "    int lid = dh_lid(), base = dh_grp() * DH_WG, np = -1, src;\n"
+    "    int p = path[base + lid];\n"
+    "#if ALG == 1\n    src = dh_tdr_hot(lid, p, shm, &np);\n"
+    "#elif ALG == 2\n    src = dh_tdr_dgi(lid, p, TP, TNF, shm, &np);\n"
+    "#elif ALG == 3\n    src = dh_tdr_hot_warp(lid, p, shm, &np);\n"
+    "#else\n    src = dh_tdr_dgi_scan(lid, p, TP, shm, &np);\n#endif\n"
+    "    src_out[base + lid] = src;\n"
+    "    np_out[base + lid] = np;\n"
+    "}\n";
+
+static uint64_t rng_state = 12345;
+static uint32_t rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (uint32_t)(rng_state >> 33);
+}
+
+struct bk {
+    const struct dh_backend_ops *be;
+    struct dh_device *dev;
+    struct dh_device_info info;
+};
+
+static int open_backend(const char *name, struct bk *b)
+{
+    memset(b, 0, sizeof *b);
+    b->be = dh_backend_find(name);
+    int n = 0;
+    struct dh_err e = {0};
+    if (!b->be || b->be->probe(&n, NULL, 0, &e) || n == 0)
+        return 0;
+    return b->be->describe(0, &b->info, &e) == 0 && b->be->open(0, &b->dev, &e) == 0;
+}
+
+/* One configuration; returns number of groups checked. */
+static int check_config(struct bk *b, int alg, int wg, int P, int nf, int warp)
+{
+    const int groups = 24;
+    int n = wg * groups;
+    char opts[256];
+    snprintf(opts, sizeof opts, "-D DH_WG=%d -D DH_WAVE=%d -D ALG=%d -D TP=%d -D TNF=%d", wg,
+             b->info.warp_width, alg, P, nf);
+    size_t len = strlen(dh_src_lib_dialect) + strlen(dh_src_lib_tdr) + strlen(kernel) + 4;
+    char *src = malloc(len);
+    snprintf(src, len, "%s\n%s\n%s", dh_src_lib_dialect, dh_src_lib_tdr, kernel);
+    struct dh_program *prog = NULL;
+    struct dh_err e = {0};
+    char *log = NULL;
+    int rc = b->be->build(b->dev, src, opts, &prog, &log, NULL, &e);
+    if (rc)
+        fprintf(stderr, "build %s: %s\n%s\n", opts, e.msg, log ? log : "");
+    free(log);
+    free(src);
+    assert_int_equal(rc, 0);
+    int *path = malloc((size_t)n * 4), *so = malloc((size_t)n * 4), *po = malloc((size_t)n * 4);
+    for (int g = 0; g < groups; g++) {
+        int mode = g % 4;       /* random, uniform, few of one path, runs */
+        int u = (int)(rnd() % (unsigned)P);
+        for (int i = 0; i < wg; i++) {
+            int v = (int)(rnd() % (unsigned)P);
+            path[g * wg + i] = mode == 1 ? u : mode == 2 ? (rnd() % 16 ? u : v)
+                               : mode == 3 ? (i / 8) % P : v;
+        }
+    }
+    struct dh_buffer *bp, *bs, *bn;
+    assert_int_equal(b->be->alloc(b->dev, (size_t)n * 4, &bp, &e), 0);
+    assert_int_equal(b->be->alloc(b->dev, (size_t)n * 4, &bs, &e), 0);
+    assert_int_equal(b->be->alloc(b->dev, (size_t)n * 4, &bn, &e), 0);
+    assert_int_equal(b->be->copy(bp, path, (size_t)n * 4, DH_TO_DEVICE, &e), 0);
+    struct dh_arg args[3] = {{.kind = DH_ARG_BUFFER, .v.buf = bp},
+                             {.kind = DH_ARG_BUFFER, .v.buf = bs},
+                             {.kind = DH_ARG_BUFFER, .v.buf = bn}};
+    struct dh_launch l = {.kernel = "remap_test", .global = (size_t)n, .local = (size_t)wg,
+                          .n_args = 3, .args = args};
+    rc = b->be->launch(prog, &l, NULL, &e);
+    if (rc)
+        fprintf(stderr, "launch: %s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(b->be->copy(bs, so, (size_t)n * 4, DH_TO_HOST, &e), 0);
+    assert_int_equal(b->be->copy(bn, po, (size_t)n * 4, DH_TO_HOST, &e), 0);
+    int stable = alg == 2 || alg == 4;
+    for (int g = 0; g < groups; g++) {
+        const int *p = path + g * wg, *s = so + g * wg, *np = po + g * wg;
+        char seen[1024] = {0};
+        int counts[16] = {0};
+        for (int i = 0; i < wg; i++)
+            counts[p[i]]++;
+        int uniform = 0;
+        for (int q = 0; q < P; q++)
+            uniform |= counts[q] == wg;
+        int boundaries = 0, mixed = 0, last_src[16];
+        for (int q = 0; q < 16; q++)
+            last_src[q] = -1;
+        for (int i = 0; i < wg; i++) {
+            assert_true(s[i] >= 0 && s[i] < wg);
+            assert_false(seen[s[i]]);                 /* a permutation */
+            seen[s[i]] = 1;
+            assert_int_equal(np[i], p[s[i]]);         /* the item's own path */
+            if (i && np[i] != np[i - 1])
+                boundaries++;
+            if (stable) {
+                assert_true(s[i] > last_src[np[i]]);  /* order kept within a path */
+                last_src[np[i]] = s[i];
+            }
+            if (uniform)
+                assert_int_equal(s[i], i);            /* skip: identity */
+        }
+        assert_true(boundaries <= P - 1);
+        for (int w = 0; w < wg; w += warp) {
+            int m = 0;
+            for (int i = w + 1; i < w + warp && i < wg; i++)
+                m |= np[i] != np[w];
+            mixed += m;
+        }
+        assert_true(mixed <= P - 1);
+    }
+    b->be->free_buffer(bp);
+    b->be->free_buffer(bs);
+    b->be->free_buffer(bn);
+    b->be->free_program(prog);
+    free(path);
+    free(so);
+    free(po);
+    return groups;
+}
+
+static void run_backend(const char *name, int fast)
+{
+    struct bk b;
+    if (!open_backend(name, &b)) {
+        fprintf(stderr, "  (no %s device)\n", name);
+        skip();
+        return;
+    }
+    int checked = 0;
+    const int wgs[] = {32, 64, 256};
+    const int Ps[] = {2, 3, 4, 8};
+    for (int wi = 0; wi < 3; wi++)
+        for (int pi = 0; pi < 4; pi++)
+            for (int alg = 1; alg <= (fast ? 4 : 2); alg++) {
+                int P = Ps[pi], wg = wgs[wi];
+                if ((alg == 1 || alg == 3) && P != 2)
+                    continue;
+                if (alg >= 3 && wg % b.info.warp_width)
+                    continue;
+                for (int nf = 1; nf <= 16; nf *= 4) {
+                    if (alg != 2 && nf > 1)
+                        break;
+                    for (int warp = 8; warp <= 32; warp *= 4)
+                        if (warp <= wg)
+                            checked += check_config(&b, alg, wg, P, nf, warp);
+                }
+            }
+    fprintf(stderr, "  %s: %d work-groups checked\n", name, checked);
+    assert_true(checked > 0);
+    b.be->close(b.dev);
+}
+
+static void remap_opencl(void **st)
+{
+    (void)st;
+    run_backend("opencl", 0);
+}
+
+static void remap_cuda(void **st)
+{
+    (void)st;
+    if (!dh_backend_find("cuda")) {
+        fprintf(stderr, "  (built without the CUDA backend)\n");
+        skip();
+        return;
+    }
+    run_backend("cuda", 1);
+}
+
+int main(void)
+{
+    setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
+    const struct CMUnitTest t[] = {cmocka_unit_test(remap_opencl), cmocka_unit_test(remap_cuda)};
+    return cmocka_run_group_tests_name("remap", t, NULL, NULL);
+}
