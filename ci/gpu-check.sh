@@ -9,9 +9,11 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
+# Steps: env tests micro sanitize standalone ncu sweep wg; "all" = every one.
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
 steps=${2:-env tests micro sanitize}
+[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg"
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -38,7 +40,7 @@ env)
   { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv; $H devices; } 2>&1 | tee "$out/devices.txt" ;;
 tests)
   log "tests"
-  for t in build/tests/test_run build/tests/test_isolation; do
+  for t in build/tests/test_run build/tests/test_isolation build/tests/test_remap; do
     [ -x $t ] && timeout 300 $t 2>&1 | tail -n 12 | tee -a "$out/tests.txt"
   done ;;
 micro)
@@ -61,6 +63,45 @@ sanitize)
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error" "$out/sanitize-$tool.txt" | tail -5
     done
   fi ;;
+standalone)
+  # harness vs a plain CUDA program around the same kernel (P=2, medium)
+  log "standalone timing"
+  rm -rf /tmp/dh-dump
+  $H run --suite micro --backend cuda --variant baseline --param paths=2 --param layers=1 \
+      --size medium --reps 50 --counters no --dump-source /tmp/dh-dump --out "$out/standalone" \
+      > "$out/standalone.txt" 2>&1
+  opts=$(sed 's/-D /-D/g' /tmp/dh-dump/*.options)
+  if nvcc -O3 -arch=sm_90 $opts -o /tmp/micro_baseline tools/standalone/micro_baseline.cu \
+       >>"$out/standalone.txt" 2>&1; then
+    for k in 1 2 3; do /tmp/micro_baseline $((1 << 22)) 50; done | tee -a "$out/standalone.txt"
+  fi
+  grep -A1 "^bench" "$out/standalone.txt" | tail -1 ;;
+ncu)
+  # CUPTI (the harness's counters) vs ncu on the same launch
+  log "ncu vs counters"
+  for v in baseline melded; do
+    timeout 300 ncu --metrics smsp__thread_inst_executed_pred_on.sum,smsp__inst_executed.sum \
+        -k mb_$v -c 1 --csv $H run --suite micro --backend cuda --variant $v --param paths=4 \
+        --param layers=1 --size medium --reps 1 --warmup 1 --isolate no --counters no \
+        --out /tmp/ncu-$v > "$out/ncu-$v.csv" 2>&1
+    grep -E "smsp__" "$out/ncu-$v.csv" | tail -2
+  done
+  $H run --suite micro --backend cuda --variant baseline,melded --param paths=4 --param layers=1 \
+      --size medium --reps 5 --counters yes --out "$out/cupti" 2>&1 | grep -E "^branch" ;;
+sweep)
+  log "break-even sweep over path length"
+  timeout 540 $H run --suite micro --backend cuda --variant baseline,gpu_tdr,melded \
+      --param paths=2,4 --param layers=1 --param iters=4,16,64,256,1024,4096 --size medium \
+      --reps "${REPS:-20}" --out "$out/sweep" > "$out/sweep.txt" 2>&1; tail -3 "$out/sweep.txt" ;;
+wg)
+  log "work-group size sweep"
+  for wg in 64 128 256 512 1024; do
+    timeout 300 $H run --suite micro --backend cuda --variant baseline,gpu_tdr --param wg=$wg \
+        --size medium --reps "${REPS:-20}" --out "$out/wg-$wg" > "$out/wg-$wg.txt" 2>&1
+    echo "wg $wg: exit $?"
+  done ;;
 *) log "unknown step $s" ;;
 esac; done
 log "done"
+# one archive, so every result comes back in one file
+tar czf "$out.tgz" -C "$out" . && echo "archive: $out.tgz"

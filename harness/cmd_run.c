@@ -102,14 +102,18 @@ static void summary(const struct dh_run *runs, int n)
         char label[300], wl[400], sk[64] = "-", se[64] = "-", ce[32] = "-", sh[32] = "-";
         dh_case_variant_label(&u->c, label, sizeof label);
         dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
-        /* the default-valued workload fields make the column long: keep the varying ones */
-        char shortwl[64] = "";
-        const char *keys[] = {"paths", "layers", "divfrac"};
-        for (int k = 0; k < 3; k++) {
-            const char *t = dh_pset_text(&u->c.params, keys[k], NULL);
-            if (t)
-                snprintf(shortwl + strlen(shortwl), sizeof shortwl - strlen(shortwl), "%s%s=%s",
-                         shortwl[0] ? " " : "", keys[k], t);
+        /* the workload column: paths and layers, and what differs from the defaults */
+        char shortwl[96] = "";
+        for (int k = 0; k < u->c.params.n; k++) {
+            const struct dh_pval *pv = &u->c.params.v[k];
+            if (pv->kind != DH_P_WORKLOAD)
+                continue;
+            const struct dh_param_def *d = u->c.bench ? dh_param_find(u->c.bench->params, pv->name) : NULL;
+            int always = !strcmp(pv->name, "paths") || !strcmp(pv->name, "layers");
+            if (!always && d && d->def && !strcmp(d->def, pv->text))
+                continue;
+            snprintf(shortwl + strlen(shortwl), sizeof shortwl - strlen(shortwl), "%s%s=%s",
+                     shortwl[0] ? " " : "", pv->name, pv->text);
         }
         if (u->has_speedup) {
             fmt_ci(sk, sizeof sk, u->sp_kernel, u->sp_kernel_lo, u->sp_kernel_hi);

@@ -2,6 +2,8 @@
 #include "plan.h"
 #include "worker.h"
 
+#define DH_MAX_COMBOS 256
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,9 +271,16 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             return dh_err_set(err, DH_E_USAGE, "unknown parameter '%s' for %s/%s: valid are %s",
                               name, sel->suite, benches[0]->name, names);
         }
-        double num;
-        if (dh_domain_check(d->domain, val, &num, why, sizeof why))
-            return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, val, why);
+        if (strchr(val, ',') && d->kind == DH_P_TUNABLE)
+            return dh_err_set(err, DH_E_USAGE, "--param %s=%s: a tunable takes one value "
+                              "(tunables are not part of a case; lists are for workload "
+                              "parameters and choices)", name, val);
+        char one[64];
+        for (const char *q = next_item(val, one, sizeof one); q; q = next_item(q, one, sizeof one)) {
+            double num;
+            if (dh_domain_check(d->domain, one, &num, why, sizeof why))
+                return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
+        }
     }
     /* devices */
     struct { const char *backend; int index; const struct dh_device_info *info; } dv[DH_MAX_DEVICES];
@@ -322,6 +331,44 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
         }
     }
     /* cases: grouped by device, then workload, then variant */
+    /* list values (--param iters=16,256,1024) expand to one selection each */
+    static char combo_text[DH_MAX_COMBOS][64][72];
+    int n_combo = 1;
+    struct dh_selection *combos = calloc(DH_MAX_COMBOS, sizeof *combos);
+    if (!combos)
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory");
+    combos[0] = *sel;
+    for (int i = 0; i < sel->n_params; i++) {
+        char name[32], val[64], why[256], one[64];
+        dh_param_split(sel->params[i], name, sizeof name, val, sizeof val, why, sizeof why);
+        int nv = 0;
+        for (const char *q = next_item(val, one, sizeof one); q; q = next_item(q, one, sizeof one))
+            nv++;
+        if (n_combo * nv > DH_MAX_COMBOS) {
+            free(combos);
+            return dh_err_set(err, DH_E_USAGE, "the --param lists name more than %d "
+                              "combinations: run them in parts", DH_MAX_COMBOS);
+        }
+        int k = 0;
+        for (const char *q = next_item(val, one, sizeof one); q;
+             q = next_item(q, one, sizeof one), k++)
+            for (int c = 0; c < n_combo; c++) {
+                int dst = k * n_combo + c;
+                if (k)
+                    combos[dst] = combos[c];
+                snprintf(combo_text[dst][i], sizeof combo_text[dst][i], "%s=%s", name, one);
+                combos[dst].params[i] = combo_text[dst][i];
+            }
+        /* earlier params of the copies point at their source's texts: copy */
+        for (int k2 = 1; k2 < nv; k2++)
+            for (int c = 0; c < n_combo; c++)
+                for (int j = 0; j < i; j++) {
+                    int dst = k2 * n_combo + c;
+                    memcpy(combo_text[dst][j], combo_text[c][j], sizeof combo_text[c][j]);
+                    combos[dst].params[j] = combo_text[dst][j];
+                }
+        n_combo *= nv;
+    }
     for (int di = 0; di < nd; di++)
         for (int bi = 0; bi < nb; bi++)
             for (const char *p = next_item(vlist, item, sizeof item); p;
@@ -330,15 +377,19 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
                     continue;
                 int before = g.n;
                 last_why[0] = 0;
-                int rc = plan_bench(&g, benches[bi], sel, item, dv[di].backend, dv[di].index,
-                                    dv[di].info, err);
+                int rc = 0;
+                for (int ci = 0; ci < n_combo && !rc; ci++)
+                    rc = plan_bench(&g, benches[bi], &combos[ci], item, dv[di].backend,
+                                    dv[di].index, dv[di].info, err);
                 if (!rc && g.n == before && last_why[0])
                     rc = dh_err_set(err, DH_E_USAGE, "%s", last_why);
                 if (rc) {
                     free(g.v);
+                    free(combos);
                     return rc;
                 }
             }
+    free(combos);
     /* order: workload-major (stable), so one input serves every variant */
     int *rank = malloc((size_t)(g.n ? g.n : 1) * sizeof *rank);
     if (!rank) {
