@@ -362,6 +362,10 @@ int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o
             memset(&u->r, 0, sizeof u->r);
             u->r.status = -1;
             break;
+        } else if (u->r.status == DH_E_LAUNCH) {
+            /* a kernel fault can leave the context unusable (CUDA's errors
+             * are sticky): the next case gets a fresh worker */
+            stop(&p, 0);
         }
     finished:
         if (u->r.status != -1 && o->finished && o->finished(o->ctx, i))

@@ -194,8 +194,8 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     attr(f, "source", "%s", u->cfe_source);
     attr_d(f, "value", u->cfe);
     if (r->has_counters) {
-        attr_d(f, "thread_inst", r->ctr.thread_inst_pred_on);
-        attr_d(f, "warp_inst", r->ctr.warp_inst_executed);
+        attr(f, "thread_inst", "%.0f", r->ctr.thread_inst_pred_on);   /* exact counts */
+        attr(f, "warp_inst", "%.0f", r->ctr.warp_inst_executed);
         if (r->ctr.warp_width > 0)
             attr(f, "warp_width", "%d", r->ctr.warp_width);
     }
