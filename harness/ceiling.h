@@ -14,4 +14,11 @@
 void dh_ceiling_layer(const int *keys, long n, int wg, int warp, int nkeys,
                       double *cost_orig, double *cost_sorted);
 
+/* The same with a cost per path (e.g. its instruction count): a warp costs
+ * the sum of the costs of the distinct paths it holds. cost may be NULL
+ * (every path costs 1). Keys < 0 mark items that skip the layer. Layers of
+ * a kernel add up: call once per layer, then ceiling = orig / sorted. */
+void dh_ceiling_layer_w(const int *keys, long n, int wg, int warp, int nkeys,
+                        const double *cost, double *cost_orig, double *cost_sorted);
+
 #endif
