@@ -174,7 +174,7 @@ struct hello {
 };
 
 static void worker_main(const char *backend, int index, int req, int resp,
-                        const struct dh_run *runs, const char *dump_dir)
+                        const char *dump_dir)
 {
     signal(SIGINT, SIG_IGN);          /* the harness decides; it kills us */
     /* a fault must end this process so the harness sees it as a crash,
@@ -194,12 +194,12 @@ static void worker_main(const char *backend, int index, int req, int resp,
         _exit(rc ? 3 : 4);
     w.dump_dir = dump_dir;
     static struct dh_result r;
-    int idx;
+    static struct dh_case c;
     for (;;) {
-        ssize_t got = read(req, &idx, sizeof idx);
-        if (got != (ssize_t)sizeof idx || idx < 0)
+        /* one case per request: flat, bench points into this same binary */
+        if (read_timed(req, &c, sizeof c, 1e9) || !c.bench)
             break;
-        dh_worker_run(&w, &runs[idx].c, &r);
+        dh_worker_run(&w, &c, &r);
         if (write_all(resp, &r, sizeof r))
             break;
     }
@@ -212,7 +212,7 @@ static void stop(struct proc *p, int hard)
     if (p->pid <= 0)
         return;
     if (!hard) {
-        int bye = -1;
+        static struct dh_case bye;         /* bench == NULL: goodbye */
         if (write_all(p->req, &bye, sizeof bye))
             hard = 1;
     }
@@ -233,8 +233,8 @@ done:
     p->pid = 0;
 }
 
-static int start(struct proc *p, const char *backend, int index, const struct dh_run *runs,
-                 const char *dump_dir, struct dh_err *err)
+static int start(struct proc *p, const char *backend, int index, const char *dump_dir,
+                 struct dh_err *err)
 {
     int a[2], b[2];
     if (pipe(a))
@@ -251,7 +251,7 @@ static int start(struct proc *p, const char *backend, int index, const struct dh
     if (pid == 0) {
         close(a[1]);
         close(b[0]);
-        worker_main(backend, index, a[0], b[1], runs, dump_dir);
+        worker_main(backend, index, a[0], b[1], dump_dir);
     }
     close(a[0]);
     close(b[1]);
@@ -274,115 +274,148 @@ static int start(struct proc *p, const char *backend, int index, const struct dh
     return 0;
 }
 
-static void status_all(struct dh_run *runs, int from, int n, const char *backend,
-                       int index, int code, const char *msg)
+struct dh_session {
+    struct dh_runner_opts o;
+    struct proc p;
+    struct dh_worker inproc;
+    int inproc_open, inproc_dev;
+    /* a device that could not be opened: later cases on it fail the same way */
+    char dead_backend[16];
+    int dead_dev, dead_code;
+    char dead_msg[1024];
+};
+
+struct dh_session *dh_session_open(const struct dh_runner_opts *o)
 {
-    for (int j = from; j < n; j++)
-        if (runs[j].r.status == -1 && !strcmp(runs[j].c.backend, backend)
-            && runs[j].c.device == index) {
-            runs[j].r.status = code;
-            snprintf(runs[j].r.message, sizeof runs[j].r.message, "%s", msg);
+    struct dh_session *s = calloc(1, sizeof *s);
+    if (s) {
+        s->o = *o;
+        s->inproc_dev = -1;
+        s->dead_dev = -1;
+    }
+    return s;
+}
+
+void dh_session_close(struct dh_session *s)
+{
+    if (!s)
+        return;
+    if (s->p.pid)
+        stop(&s->p, interrupted);
+    if (s->inproc_open)
+        dh_worker_close(&s->inproc);
+    free(s);
+}
+
+static void fail_case(struct dh_result *r, int code, const char *msg)
+{
+    memset(r, 0, sizeof *r);
+    r->status = code;
+    snprintf(r->message, sizeof r->message, "%s", msg);
+}
+
+int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_result *r)
+{
+    if (interrupted)
+        return -DH_E_INTERRUPTED;
+    if (s->dead_dev == c->device && !strcmp(s->dead_backend, c->backend)) {
+        fail_case(r, s->dead_code, s->dead_msg);
+        return 0;
+    }
+    struct dh_err e = {0};
+    if (!s->o.isolate) {
+        if (s->inproc_open && (strcmp(s->inproc.be->name, c->backend) || s->inproc_dev != c->device)) {
+            dh_worker_close(&s->inproc);
+            s->inproc_open = 0;
         }
+        if (!s->inproc_open) {
+            const struct dh_backend_ops *be = dh_backend_find(c->backend);
+            int rc = be ? dh_worker_open(&s->inproc, be, c->device, &e)
+                        : dh_err_set(&e, DH_E_UNAVAILABLE, "no backend %s", c->backend);
+            if (rc)
+                goto dead;
+            s->inproc.dump_dir = s->o.dump_dir;
+            s->inproc_open = 1;
+            s->inproc_dev = c->device;
+        }
+        dh_worker_run(&s->inproc, c, r);
+        return 0;
+    }
+    if (s->p.pid && (strcmp(s->p.backend, c->backend) || s->p.index != c->device))
+        stop(&s->p, 0);
+    if (!s->p.pid) {
+        int rc = start(&s->p, c->backend, c->device, s->o.dump_dir, &e);
+        if (rc == -DH_E_INTERRUPTED)
+            return rc;
+        if (rc)
+            goto dead;
+    }
+    if (write_all(s->p.req, c, sizeof *c)) {
+        stop(&s->p, 1);
+        fail_case(r, DH_E_CRASH, "the worker process is gone");
+        return 0;
+    }
+    int rc = read_timed(s->p.resp, r, sizeof *r, c->timeout_s);
+    if (rc == 1) {
+        stop(&s->p, 1);
+        char m[256];
+        snprintf(m, sizeof m, "no result within %.0f s (watchdog): the kernel hangs or is too "
+                 "slow; raise --timeout or choose a smaller --size", c->timeout_s);
+        fail_case(r, DH_E_TIMEOUT, m);
+    } else if (rc == 2) {
+        int st = 0;
+        close(s->p.req);
+        close(s->p.resp);
+        waitpid(s->p.pid, &st, 0);
+        s->p.pid = 0;
+        char m[256];
+        snprintf(m, sizeof m, "the worker process died (%s) while running this case; rerun "
+                 "it with --isolate=no under a debugger",
+                 WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "exited");
+        fail_case(r, DH_E_CRASH, m);
+    } else if (rc == 3) {
+        stop(&s->p, 1);
+        return -DH_E_INTERRUPTED;
+    } else if (r->status == DH_E_LAUNCH) {
+        /* a kernel fault can leave the context unusable (CUDA's errors
+         * are sticky): the next case gets a fresh worker */
+        stop(&s->p, 0);
+    }
+    return 0;
+dead:
+    snprintf(s->dead_backend, sizeof s->dead_backend, "%s", c->backend);
+    s->dead_dev = c->device;
+    s->dead_code = e.code ? e.code : DH_E_UNAVAILABLE;
+    snprintf(s->dead_msg, sizeof s->dead_msg, "%s", e.msg);
+    fail_case(r, s->dead_code, s->dead_msg);
+    return 0;
 }
 
 int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o)
 {
-    struct proc p = {0};
-    struct dh_worker inproc;
-    int inproc_open = 0, inproc_dev = -1;
+    struct dh_session *s = dh_session_open(o);
+    if (!s)
+        return -DH_E_RESOURCES;
+    int rc = 0;
     for (int i = 0; i < n; i++) {
         struct dh_run *u = &runs[i];
-        if (u->r.status != -1)
-            goto finished;
-        if (interrupted)
-            break;
-        if (!o->isolate) {
-            if (!inproc_open) {
-                struct dh_err e = {0};
-                const struct dh_backend_ops *be = dh_backend_find(u->c.backend);
-                int rc = be ? dh_worker_open(&inproc, be, u->c.device, &e)
-                            : dh_err_set(&e, DH_E_UNAVAILABLE, "no backend %s", u->c.backend);
-                if (rc) {
-                    status_all(runs, i, n, u->c.backend, u->c.device, -rc, e.msg);
-                    goto finished;
-                }
-                inproc.dump_dir = o->dump_dir;
-                inproc_open = 1;
-                inproc_dev = u->c.device;
-            } else if (strcmp(inproc.be->name, u->c.backend) || inproc_dev != u->c.device) {
-                dh_worker_close(&inproc);
-                inproc_open = 0;
-                i--;
-                continue;
-            }
-            dh_worker_run(&inproc, &u->c, &u->r);
-            goto finished;
-        }
-        if (p.pid && (strcmp(p.backend, u->c.backend) || p.index != u->c.device))
-            stop(&p, 0);
-        if (!p.pid) {
-            struct dh_err e = {0};
-            int rc = start(&p, u->c.backend, u->c.device, runs, o->dump_dir, &e);
-            if (rc == -DH_E_INTERRUPTED)
+        if (u->r.status == -1) {
+            if (o->before && (rc = o->before(o->ctx, i, s)) != 0)
                 break;
-            if (rc) {
-                /* the device cannot be opened: every case on it says why */
-                status_all(runs, i, n, u->c.backend, u->c.device, -rc, e.msg);
-                goto finished;
-            }
+            if (u->r.status == -1 && (rc = dh_session_run(s, &u->c, &u->r)) != 0)
+                break;
         }
-        if (write_all(p.req, &i, sizeof i)) {
-            stop(&p, 1);
-            u->r.status = DH_E_CRASH;
-            snprintf(u->r.message, sizeof u->r.message, "the worker process is gone");
-            goto finished;
-        }
-        int rc = read_timed(p.resp, &u->r, sizeof u->r, u->c.timeout_s);
-        if (rc == 1) {
-            stop(&p, 1);
-            memset(&u->r, 0, sizeof u->r);
-            u->r.status = DH_E_TIMEOUT;
-            snprintf(u->r.message, sizeof u->r.message,
-                     "no result within %.0f s (watchdog): the kernel hangs or is too slow; "
-                     "raise --timeout or choose a smaller --size", u->c.timeout_s);
-        } else if (rc == 2) {
-            int st = 0;
-            close(p.req);
-            close(p.resp);
-            waitpid(p.pid, &st, 0);
-            p.pid = 0;
-            memset(&u->r, 0, sizeof u->r);
-            u->r.status = DH_E_CRASH;
-            snprintf(u->r.message, sizeof u->r.message,
-                     "the worker process died (%s) while running this case; rerun it "
-                     "with --isolate=no under a debugger",
-                     WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "exited");
-        } else if (rc == 3) {
-            stop(&p, 1);
-            memset(&u->r, 0, sizeof u->r);
-            u->r.status = -1;
-            break;
-        } else if (u->r.status == DH_E_LAUNCH) {
-            /* a kernel fault can leave the context unusable (CUDA's errors
-             * are sticky): the next case gets a fresh worker */
-            stop(&p, 0);
-        }
-    finished:
         if (u->r.status != -1 && o->finished && o->finished(o->ctx, i))
             break;
     }
-    if (p.pid)
-        stop(&p, interrupted);
-    if (inproc_open)
-        dh_worker_close(&inproc);
-    if (interrupted) {
+    dh_session_close(s);
+    if (interrupted || rc == -DH_E_INTERRUPTED) {
         for (int j = 0; j < n; j++)
             if (runs[j].r.status == -1) {
                 runs[j].r.status = DH_E_INTERRUPTED;
-                snprintf(runs[j].r.message, sizeof runs[j].r.message,
-                         "not run: interrupted");
+                snprintf(runs[j].r.message, sizeof runs[j].r.message, "not run: interrupted");
             }
         return -DH_E_INTERRUPTED;
     }
-    return 0;
+    return rc;
 }

@@ -33,13 +33,27 @@ int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err);
 const struct dh_device_info *dh_devlist_find(const struct dh_devlist *l,
                                              const char *backend, int index);
 
+struct dh_session;
+
 struct dh_runner_opts {
     int isolate;                /* 1 = worker processes (default) */
     const char *dump_dir;
+    /* (optional) called before a pending run; may run other cases on the
+     * session (tuning) and change the run's tunables; nonzero stops */
+    int (*before)(void *ctx, int index, struct dh_session *s);
     /* called after each finished run (status set); return nonzero to stop */
     int (*finished)(void *ctx, int index);
     void *ctx;
 };
+
+/* A session keeps one worker process per device alive across cases, so
+ * consecutive cases (or tuning evaluations) pay no process or context
+ * start. dh_session_run always fills r (a device that cannot be opened,
+ * a timeout, a crash: a status and message); it returns
+ * -DH_E_INTERRUPTED after SIGINT, else 0. */
+struct dh_session *dh_session_open(const struct dh_runner_opts *o);
+int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_result *r);
+void dh_session_close(struct dh_session *s);
 
 /* Run every run whose r.status is -1 (pending). Sets each one's result.
  * Returns 0, or -DH_E_INTERRUPTED when SIGINT arrived (finished results
