@@ -11,7 +11,7 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
-WARN     := -Wall -Wextra -Wno-format-truncation $(if $(WERROR),-Werror,)
+WARN     := -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers $(if $(WERROR),-Werror,)
 # -ffp-contract=off: CPU references round every operation, like the kernels
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \

@@ -235,3 +235,17 @@ void dh_pset_format(const struct dh_pset *s, enum dh_pkind kind, char *out, size
                               t.v[i].text);
     }
 }
+
+int dh_param_applies(const struct dh_param_def *d, const struct dh_pset *s)
+{
+    if (!d->when)
+        return 1;
+    char name[32];
+    const char *eq = strchr(d->when, '=');
+    if (!eq || (size_t)(eq - d->when) >= sizeof name)
+        return 1;
+    memcpy(name, d->when, (size_t)(eq - d->when));
+    name[eq - d->when] = 0;
+    const char *v = dh_pset_text(s, name, NULL);
+    return v && list_index(eq + 1, v) >= 0;
+}

@@ -25,6 +25,9 @@ struct dh_param_def {
     const char *def;        /* default value as text */
     const char *variants;   /* comma list of variants using it; NULL = all */
     const char *doc;
+    /* (optional) "choice=value": used only when that choice has the value,
+     * e.g. nf only for alg=dgi; NULL = always */
+    const char *when;
 };
 
 #define DH_MAX_PARAMS 24
@@ -52,6 +55,9 @@ const struct dh_param_def *dh_param_find(const struct dh_param_def *defs,
                                          const char *name);
 /* 1 if `variant` uses the parameter. */
 int dh_param_used_by(const struct dh_param_def *d, const char *variant);
+struct dh_pset;
+/* 1 if the parameter's `when` condition holds for these values. */
+int dh_param_applies(const struct dh_param_def *d, const struct dh_pset *s);
 
 /* Set (or replace) a value; 0 or -DH_E_INTERNAL when full. */
 int dh_pset_put(struct dh_pset *s, const char *name, const char *text, double num,

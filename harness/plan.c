@@ -82,6 +82,10 @@ static int add_case(struct growing *g, struct dh_case *base, const struct dh_dev
     char why[512];
     (void)explicit_choices;
     (void)err;
+    /* parameters that apply only under a choice (nf for alg=dgi) */
+    for (const struct dh_param_def *d = base->bench->params; d && d->name; d++)
+        if (!dh_param_applies(d, &base->params))
+            dh_pset_del(&base->params, d->name);
     int rc = dh_space_check(base, dev, why, sizeof why);
     if (!rc && base->bench->check)
         rc = base->bench->check(base, dev, why, sizeof why);

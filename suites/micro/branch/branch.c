@@ -29,7 +29,7 @@ static const struct dh_param_def params[] = {
     {"mech", DH_P_CHOICE, "enum:dlt,rr", "dlt", "cpu_tdr", "apply the host regrouping by data layout (dlt) or index array (rr)"},
     {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by branch key"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
-    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor"},
+    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=dgi"},
     {0},
 };
 
