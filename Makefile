@@ -18,9 +18,9 @@ ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
               -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
-SRC := $(wildcard harness/*.c) $(wildcard backends/*.c) backends/opencl/opencl.c \
-       $(wildcard tuning/*.c) $(wildcard results/*.c) suites/registry.c \
-       $(wildcard suites/*/*/*.c)
+SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*.c) $(wildcard backends/*.c) \
+       backends/opencl/opencl.c $(wildcard tuning/*.c) $(wildcard results/*.c) \
+       suites/registry.c $(wildcard suites/*/*/*.c))
 
 # CUDA backend: needs only the toolkit's headers to build
 CUDA_HOME ?= /usr/local/cuda
@@ -93,7 +93,7 @@ run: deps all
 	    $(RUN_ARGS)
 
 # ---- tests (cmocka) ----
-TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_SRC  := $(filter-out $(EXCLUDE),$(wildcard tests/test_*.c))
 LIB_OBJ   := $(filter-out $(OBJDIR)/harness/main.o,$(OBJ))
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 

@@ -11,6 +11,7 @@
 #include "../results/xml.h"
 #include "cli.h"
 #include "plan.h"
+#include "../tuning/tuning.h"
 
 static void run_usage(FILE *f)
 {
@@ -30,11 +31,18 @@ static void run_usage(FILE *f)
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
-        "  --isolate yes|no       run cases in worker processes (default yes)\n",
+        "  --isolate yes|no       run cases in worker processes (default yes)\n"
+        "  --tune MODE            none, journal (default: the journal's best, else\n"
+        "                         defaults), exhaustive, random, anneal (search again)\n"
+        "  --tune-budget N        evaluations per case (default: the whole space)\n"
+        "  --tune-seconds S       time per case's search (default: no limit)\n"
+        "  --tune-reps N          timed runs per evaluation (default 3)\n"
+        "  --tune-seed N          seed of random and anneal (default 1)\n",
         dh_suite_names(), dh_backend_names(), DH_MAX_SAMPLES);
 }
 
 struct ctx {
+    struct dh_tune_opts tune;
     const char *path;
     struct dh_env env;
     struct dh_devlist *devs;
@@ -54,6 +62,29 @@ static void progress(struct ctx *x, int i)
     fprintf(stderr, "\r\033[K[%d/%d] %s/%s %s %s: %s", x->done, x->n, x->runs[i].c.suite,
             x->runs[i].c.bench_name, label, wl, dh_err_name(x->runs[i].r.status));
     fflush(stderr);
+}
+
+static int on_before(void *vctx, int i, struct dh_session *s)
+{
+    struct ctx *x = vctx;
+    struct dh_err e = {0};
+    if (x->tune.mode != DH_TUNE_NONE && x->tune.mode != DH_TUNE_JOURNAL && x->tty) {
+        char label[300];
+        dh_case_variant_label(&x->runs[i].c, label, sizeof label);
+        fprintf(stderr, "\r\033[K[%d/%d] tuning %s/%s %s ...", x->done, x->n,
+                x->runs[i].c.suite, x->runs[i].c.bench_name, label);
+        fflush(stderr);
+    }
+    int rc = dh_tune_case(s, &x->runs[i], &x->tune, &e);
+    if (rc == -DH_E_CONSTRAINT) {
+        x->runs[i].r.status = DH_E_CONSTRAINT;
+        snprintf(x->runs[i].r.message, sizeof x->runs[i].r.message, "%s", e.msg);
+    } else if (rc == -DH_E_IO && !x->write_failed) {
+        fprintf(stderr, "\nharness run: warning: %s\n", e.msg);
+    }
+    if (x->runs[i].r.status == -1)
+        dh_case_identity(&x->runs[i].c);      /* tunables changed; identity did not */
+    return dh_runner_interrupted() ? -DH_E_INTERRUPTED : 0;
 }
 
 static int on_finished(void *vctx, int i)
@@ -166,6 +197,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                                .timeout_s = 300, .profile = -1};
     const char *out = NULL, *dump = NULL;
     int isolate = 1;
+    struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char buf[64];
@@ -234,6 +266,30 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 fprintf(stderr, "harness run: --counters %s: choose yes, no or auto\n", v);
                 return DH_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--tune")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            if (dh_tune_mode_parse(v, &tune.mode)) {
+                fprintf(stderr, "harness run: --tune %s: choose none, journal, exhaustive, "
+                        "random or anneal (the model-guided strategy needs the BBV model, "
+                        "which this build does not have)\n", v);
+                return DH_EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--tune-budget")) {
+            if (!(v = VAL()) || !parse_int_opt("--tune-budget", v, 1, 100000, &tune.budget))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--tune-seconds")) {
+            int t;
+            if (!(v = VAL()) || !parse_int_opt("--tune-seconds", v, 1, 86400, &t))
+                return DH_EXIT_USAGE;
+            tune.seconds = t;
+        } else if (!strcmp(a, "--tune-reps")) {
+            if (!(v = VAL()) || !parse_int_opt("--tune-reps", v, 1, DH_MAX_SAMPLES, &tune.reps))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--tune-seed")) {
+            int t;
+            if (!(v = VAL()) || !parse_int_opt("--tune-seed", v, 0, 1 << 30, &t))
+                return DH_EXIT_USAGE;
+            tune.seed = (unsigned)t;
         } else if (!strcmp(a, "--isolate")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             if (strcmp(v, "yes") && strcmp(v, "no")) {
@@ -288,6 +344,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     snprintf(path, sizeof path, "%s/results.xml", dir);
     struct ctx x = {.path = path, .devs = &devs, .runs = runs, .n = n, .tty = isatty(2)};
+    static struct dh_journal journal;
+    tune.devs = &devs;
+    tune.verbose = getenv("DH_TUNE_VERBOSE") != NULL;
+    if (tune.mode != DH_TUNE_NONE) {
+        if (dh_journal_load(&journal, dh_journal_default_path(), &e))
+            fprintf(stderr, "harness run: warning: %s; tuning goes on without it\n", e.msg);
+        else
+            tune.journal = &journal;
+    }
+    x.tune = tune;
     dh_env_fill(&x.env, full_argc, full_argv);
     if (mkdir_p(dir) || dh_xml_write(path, &x.env, &devs, runs, 0, &e)) {
         fprintf(stderr, "harness run: cannot write results into %s (%s): choose a writable "
@@ -297,8 +363,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
 
-    struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .finished = on_finished,
-                               .ctx = &x};
+    struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .before = on_before,
+                               .finished = on_finished, .ctx = &x};
     rc = dh_runner_execute(runs, n, &o);
     if (x.tty)
         fprintf(stderr, "\r\033[K");
@@ -314,6 +380,31 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return DH_EXIT_INFRA;
     }
     summary(runs, n);
+    for (int i = 0; i < n; i++) {
+        const struct dh_tuning *t = &runs[i].tune;
+        if (!t->strategy[0])
+            continue;
+        char label[300];
+        dh_case_variant_label(&runs[i].c, label, sizeof label);
+        char tun[200];
+        dh_pset_format(&runs[i].c.params, DH_P_TUNABLE, tun, sizeof tun);
+        if (!strcmp(t->strategy, "journal")) {
+            printf("tuned  %-8s %-28s %s (the journal's best)\n", runs[i].c.bench_name, label, tun);
+            continue;
+        }
+        if (t->best < 0) {
+            printf("tuned  %-8s %-28s %s: no configuration ran correctly (%d tried)\n",
+                   runs[i].c.bench_name, label, t->strategy, t->n_eval);
+            continue;
+        }
+        printf("tuned  %-8s %-28s %s: %d of %d configs (%d before pruning), best %s %.4f ms",
+               runs[i].c.bench_name, label, t->strategy, t->n_eval, t->space, t->space_total,
+               tun, t->eval[t->best].ms);
+        if (t->default_ms > 0)
+            printf(", %.2fx over default", t->default_ms / t->eval[t->best].ms);
+        printf(", %.0f%% within 5%% of best, best reached after %d\n", 100 * t->flat_share,
+               t->evals_to_95);
+    }
     printf("CFE: c = hardware counters, m = BBV model. ceiling: best in-work-group remap "
            "speedup for this input; share = (speedup-1)/(ceiling-1).\n");
     int wrong = 0, infra = 0;

@@ -80,13 +80,13 @@ static int add_case(struct growing *g, struct dh_case *base, const struct dh_dev
                     const struct dh_selection *sel, int explicit_choices, struct dh_err *err)
 {
     char why[512];
-    (void)explicit_choices;
-    (void)err;
     /* parameters that apply only under a choice (nf for alg=dgi) */
     for (const struct dh_param_def *d = base->bench->params; d && d->name; d++)
         if (!dh_param_applies(d, &base->params))
             dh_pset_del(&base->params, d->name);
     int rc = dh_space_check(base, dev, why, sizeof why);
+    if (rc && explicit_choices)      /* a tunable the user set breaks a rule */
+        return dh_err_set(err, DH_E_USAGE, "%s %s: %s", base->bench_name, base->variant, why);
     if (!rc && base->bench->check)
         rc = base->bench->check(base, dev, why, sizeof why);
     if (rc) {
@@ -197,8 +197,8 @@ static int plan_bench(struct growing *g, const struct dh_bench *b, const struct 
             double num;
             dh_domain_check(d->domain, val, &num, why, sizeof why);
             dh_pset_put(&c.params, name, val, num, d->kind);
-            if (d->kind != DH_P_WORKLOAD)
-                explicit_choices = 1;
+            if (d->kind == DH_P_TUNABLE)
+                explicit_choices = 1;       /* here: the user set a tunable */
         }
         rc = expand(g, &c, dev, sel, open, n_open, explicit_choices, err);
         if (rc)

@@ -34,6 +34,24 @@ struct dh_result {
     struct dh_counters ctr;
 };
 
+/* How a run's tunables were chosen (tuning/tune.c). */
+#define DH_TUNE_MAX_EVALS 128
+struct dh_tuning {
+    char strategy[16];          /* "" = defaults, "journal", "exhaustive", ... */
+    int space, space_total;     /* pruned size, size before pruning */
+    int n_eval;                 /* evaluations recorded below */
+    struct {
+        char tunables[96];
+        int status;
+        double ms;
+        int from_journal;       /* reused, not measured again */
+    } eval[DH_TUNE_MAX_EVALS];
+    int best;                   /* index into eval, -1 none */
+    double default_ms;          /* the default configuration's metric, 0 unknown */
+    double flat_share;          /* share of evaluated configs within 5% of best */
+    int evals_to_95;            /* evaluations until one within 5% of the best */
+};
+
 /* A run: the case, its result and what the harness derived from both. */
 struct dh_run {
     struct dh_case c;
@@ -48,6 +66,7 @@ struct dh_run {
     double inv_cfe_baseline;      /* 1/CFE of the matching baseline */
     double potential_share;       /* (speedup-1)/(1/CFE-1) */
     double ceiling_share;         /* (speedup-1)/(ceiling-1) */
+    struct dh_tuning tune;
 };
 
 /* Statistics, speedups against the matching baseline, shares. */

@@ -229,6 +229,30 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                 r->ctr.warp_width = (int)dprop(e, "warp_width", 32);
                 r->ctr.cfe = dprop(e, "value", NAN);
             }
+        } else if (is(e, "tuning")) {
+            struct dh_tuning *tu = &u->tune;
+            sprop(e, "strategy", tu->strategy, sizeof tu->strategy);
+            tu->space = (int)dprop(e, "space", 0);
+            tu->space_total = (int)dprop(e, "space_total", 0);
+            tu->default_ms = dprop(e, "default_ms", 0);
+            tu->flat_share = dprop(e, "flat_share", 0);
+            tu->evals_to_95 = (int)dprop(e, "evals_to_95", 0);
+            tu->best = -1;
+            for (xmlNodePtr v = e->children; v; v = v->next) {
+                if (!is(v, "eval") || tu->n_eval >= DH_TUNE_MAX_EVALS)
+                    continue;
+                int k = tu->n_eval++;
+                char st[24], b[8];
+                sprop(v, "tunables", tu->eval[k].tunables, sizeof tu->eval[k].tunables);
+                sprop(v, "status", st, sizeof st);
+                tu->eval[k].status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
+                tu->eval[k].ms = dprop(v, "ms", -1);
+                sprop(v, "journal", b, sizeof b);
+                tu->eval[k].from_journal = !strcmp(b, "true");
+                sprop(v, "best", b, sizeof b);
+                if (!strcmp(b, "true"))
+                    tu->best = k;
+            }
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
             r->warp_width = (int)dprop(e, "warp_width", 32);

@@ -201,6 +201,30 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     }
     attr_d(f, "inv_cfe_baseline", u->inv_cfe_baseline);
     attr_d(f, "potential_share", u->potential_share);
+    const struct dh_tuning *tu = &u->tune;
+    if (tu->strategy[0]) {
+        xmlNodePtr tn = xmlNewChild(n, NULL, BAD_CAST "tuning", NULL);
+        attr(tn, "strategy", "%s", tu->strategy);
+        attr(tn, "space", "%d", tu->space);
+        attr(tn, "space_total", "%d", tu->space_total);
+        if (tu->default_ms > 0)
+            attr_d(tn, "default_ms", tu->default_ms);
+        if (tu->best >= 0) {
+            attr_d(tn, "flat_share", tu->flat_share);
+            attr(tn, "evals_to_95", "%d", tu->evals_to_95);
+        }
+        for (int k = 0; k < tu->n_eval; k++) {
+            xmlNodePtr ev = xmlNewChild(tn, NULL, BAD_CAST "eval", NULL);
+            attr(ev, "tunables", "%s", tu->eval[k].tunables);
+            attr(ev, "status", "%s", dh_err_name(tu->eval[k].status));
+            if (tu->eval[k].ms > 0)
+                attr_d(ev, "ms", tu->eval[k].ms);
+            if (tu->eval[k].from_journal)
+                attr(ev, "journal", "true");
+            if (k == tu->best)
+                attr(ev, "best", "true");
+        }
+    }
     if (r->ceiling > 0) {
         xmlNodePtr cl = xmlNewChild(n, NULL, BAD_CAST "ceiling", NULL);
         attr_d(cl, "remap", r->ceiling);

@@ -83,9 +83,16 @@ static int f_alloc(struct dh_device *d, size_t b, struct dh_buffer **out, struct
     return real.alloc(d, b, out, e);
 }
 
+static char kernels_seen[1024];
+
 static int f_launch(struct dh_program *p, const struct dh_launch *l, double *ms, struct dh_err *e)
 {
     ++n_launch;
+    if (strlen(kernels_seen) + strlen(l->kernel) + 2 < sizeof kernels_seen
+        && !strstr(kernels_seen, l->kernel)) {
+        strcat(kernels_seen, l->kernel);
+        strcat(kernels_seen, " ");
+    }
     /* by kernel: a fresh worker process starts its counters again */
     if (hang_launch && !strcmp(l->kernel, "mb_baseline"))
         sleep(60);
@@ -119,6 +126,7 @@ static void wrap(void)
     fail_build_at = fail_alloc_at = fail_launch_at = corrupt_download = 0;
     hang_launch = crash_launch = 0;
     n_build = n_alloc = n_launch = 0;
+    kernels_seen[0] = 0;
 }
 
 static void planted_wrong(void **st)
@@ -136,6 +144,31 @@ static void planted_wrong(void **st)
     assert_int_equal(runs[0].r.n, 0);                  /* never a timing */
     assert_int_equal(runs[0].r.verify.mismatches, 1);
     assert_int_equal(runs[0].r.verify.first[0].index, 77);
+    free(runs);
+}
+
+/* Variants of one workload share its host data in the worker: each must
+ * still run as itself (mech=rr through the index array after a baseline
+ * and a dlt run of the same input; wg as tuned, not as the first case). */
+static void shared_state(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    wrap();
+    struct dh_run *runs;
+    int n;
+    const char *p[] = {"paths=2", "layers=1"};
+    assert_int_equal(plan_run("opencl", "baseline,cpu_tdr", 2, p, 0, 300, &runs, &n), 0);
+    assert_int_equal(n, 3);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(runs[i].r.status, 0);
+    assert_non_null(strstr(kernels_seen, "mb_rr"));
+    assert_true(runs[2].r.xfer_ms[0] > 0);      /* rr uploads its index array */
+    free(runs);
+    wrap();
+    const char *q[] = {"paths=2", "layers=1", "wg=64"};
+    assert_int_equal(plan_run("opencl", "baseline", 3, q, 0, 300, &runs, &n), 0);
+    assert_int_equal(runs[0].r.status, 0);
     free(runs);
 }
 
@@ -205,7 +238,8 @@ int main(void)
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
         cmocka_unit_test(conformance), cmocka_unit_test(usage_errors),
-        cmocka_unit_test(planted_wrong), cmocka_unit_test(faults),
+        cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
+        cmocka_unit_test(faults),
     };
     return cmocka_run_group_tests_name("run", t, NULL, NULL);
 }

@@ -39,3 +39,110 @@ int dh_space_check(const struct dh_case *c, const struct dh_device_info *dev,
     }
     return 0;
 }
+
+/* ---- enumeration ---- */
+#include "tuning.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Candidate values of a tunable: the listed values, or the powers of two
+ * inside an int range. */
+static int candidates(const char *domain, long *out, int max)
+{
+    int n = 0;
+    if (strncmp(domain, "int:", 4))
+        return 0;
+    const char *spec = domain + 4, *dots = strstr(spec, "..");
+    if (dots) {
+        long lo = atol(spec), hi = atol(dots + 2);
+        for (long v = 1; v <= hi && n < max; v *= 2)
+            if (v >= lo)
+                out[n++] = v;
+    } else {
+        for (const char *p = spec; *p && n < max;) {
+            out[n++] = atol(p);
+            const char *c = strchr(p, ',');
+            if (!c)
+                break;
+            p = c + 1;
+        }
+    }
+    return n;
+}
+
+int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev,
+                       struct dh_pset *out, int max, int *n, int *n_total)
+{
+    const struct dh_param_def *tun[8];
+    long vals[8][16];
+    int nv[8], nt = 0;
+    *n = *n_total = 0;
+    for (const struct dh_param_def *d = c->bench->params; d && d->name && nt < 8; d++) {
+        if (d->kind != DH_P_TUNABLE || !dh_pset_find(&c->params, d->name))
+            continue;           /* absent: this variant/choice does not use it */
+        int k = candidates(d->domain, vals[nt], 16);
+        if (k > 0) {
+            tun[nt] = d;
+            nv[nt++] = k;
+        }
+    }
+    int total = 1;
+    for (int t = 0; t < nt; t++)
+        total *= nv[t];
+    *n_total = total;
+    struct dh_case cc = *c;
+    char why[512];
+    for (int idx = 0; idx < total; idx++) {
+        int r = idx;
+        for (int t = 0; t < nt; t++) {
+            char txt[32];
+            long v = vals[t][r % nv[t]];
+            r /= nv[t];
+            snprintf(txt, sizeof txt, "%ld", v);
+            dh_pset_put(&cc.params, tun[t]->name, txt, (double)v, DH_P_TUNABLE);
+        }
+        if (dh_space_check(&cc, dev, why, sizeof why))
+            continue;
+        if (cc.bench->check && cc.bench->check(&cc, dev, why, sizeof why))
+            continue;
+        if (*n < max)
+            out[(*n)++] = cc.params;
+    }
+    return 0;
+}
+
+static int tunables_differ(const struct dh_pset *a, const struct dh_pset *b, int *which)
+{
+    int diff = 0;
+    for (int i = 0; i < a->n; i++) {
+        if (a->v[i].kind != DH_P_TUNABLE)
+            continue;
+        const struct dh_pval *o = dh_pset_find(b, a->v[i].name);
+        if (!o || o->num != a->v[i].num) {
+            diff++;
+            *which = i;
+        }
+    }
+    return diff;
+}
+
+int dh_space_neighbors(const struct dh_pset *cfg, int n, int *nb, int max_nb)
+{
+    for (int i = 0; i < n * max_nb; i++)
+        nb[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        for (int j = 0; j < n && k < max_nb; j++) {
+            int w = -1;
+            if (j == i || tunables_differ(&cfg[i], &cfg[j], &w) != 1)
+                continue;
+            /* one tunable differs: neighbours when it is one step apart
+             * (a factor of two for power-of-two candidates) */
+            double a = cfg[i].v[w].num, b = dh_pset_num(&cfg[j], cfg[i].v[w].name, 0);
+            if (b == 2 * a || a == 2 * b)
+                nb[i * max_nb + k++] = j;
+        }
+    }
+    return 0;
+}

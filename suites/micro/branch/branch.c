@@ -76,7 +76,7 @@ static void cfg_of(const struct dh_case *c, struct mb_cfg *g)
     g->iters = (int)dh_pset_num(&c->params, "iters", 1024);
     g->divfrac = dh_pset_num(&c->params, "divfrac", 1);
     g->seed = (unsigned)dh_pset_num(&c->params, "seed", 1);
-    g->wg = (int)dh_pset_num(&c->params, "wg", 256);
+    g->wg = (int)dh_pset_num(&c->params, "wg", 256);          /* per case: see upload */
     g->mech_rr = !strcmp(dh_pset_text(&c->params, "mech", "dlt"), "rr");
     g->nkeys = g->layers == 2 ? g->P * g->P : g->P;
     /* a = 1 - c/iters keeps e^-c of the input after the loop, at any
@@ -268,6 +268,10 @@ static int mb_upload(void *st, struct dh_exec *x, struct dh_err *err)
     struct mb_state *s = st;
     long n = s->cfg.n;
     int rc;
+    /* the host data are shared by every variant of the workload: what
+     * belongs to this case (its choices and tunables) is read here */
+    s->cfg.wg = (int)dh_pset_num(&x->c->params, "wg", 256);
+    s->cfg.mech_rr = !strcmp(dh_pset_text(&x->c->params, "mech", "dlt"), "rr");
     s->rot = x->rotate > 0 ? x->rotate : 1;
     s->bx = calloc((size_t)s->rot, sizeof *s->bx);
     s->bk = calloc((size_t)s->rot, sizeof *s->bk);

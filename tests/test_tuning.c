@@ -1,0 +1,206 @@
+/* test_tuning.c — search space, strategies, journal, resume. */
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/plan.h"
+#include "../tuning/tuning.h"
+
+static void micro_case(struct dh_case *c, const char *variant, const char *alg)
+{
+    memset(c, 0, sizeof *c);
+    c->bench = dh_bench_find("micro", "branch");
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "opencl");
+    snprintf(c->size, sizeof c->size, "small");
+    dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "layers", "1", 1, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "wg", "256", 256, DH_P_TUNABLE);
+    if (alg) {
+        dh_pset_put(&c->params, "alg", alg, 0, DH_P_CHOICE);
+        if (!strcmp(alg, "dgi"))
+            dh_pset_put(&c->params, "nf", "16", 16, DH_P_TUNABLE);
+    }
+    dh_case_identity(c);
+}
+
+static void space(void **st)
+{
+    (void)st;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 49152};
+    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
+    struct dh_case c;
+    int n, total;
+    micro_case(&c, "gpu_tdr", "dgi");
+    dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    /* wg in 32..1024 (6 powers of two), nf a power of two dividing wg */
+    assert_int_equal(total, 11 * 11);
+    assert_int_equal(n, 6 + 7 + 8 + 9 + 10 + 11);
+    for (int i = 0; i < n; i++) {
+        int wg = (int)dh_pset_num(&cfg[i], "wg", 0), nf = (int)dh_pset_num(&cfg[i], "nf", 0);
+        assert_true(wg % 32 == 0 && wg % nf == 0);
+        /* identity untouched */
+        assert_string_equal(dh_pset_text(&cfg[i], "alg", ""), "dgi");
+    }
+    micro_case(&c, "gpu_tdr", "hot");
+    dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    assert_int_equal(n, 6);                        /* no nf for hot */
+    dev.max_wg = 128;                              /* device limit prunes */
+    dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    assert_int_equal(n, 3);
+    dev.warp_width = 256;                          /* nothing fits: empty */
+    dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    assert_int_equal(n, 0);
+}
+
+/* a landscape over a 2-D grid of configurations, minimum at (5, 3) */
+#define GX 8
+#define GY 6
+static int evals;
+static double grid(void *ctx, int i)
+{
+    (void)ctx;
+    evals++;
+    int x = i % GX, y = i / GX;
+    return 1.0 + 0.1 * ((x - 5) * (x - 5) + (y - 3) * (y - 3));
+}
+
+static void strategies(void **st)
+{
+    (void)st;
+    int n = GX * GY, order[GX * GY], nb[GX * GY * 4];
+    for (int i = 0; i < n; i++) {
+        int x = i % GX, y = i / GX, k = 0;
+        for (int q = 0; q < 4; q++)
+            nb[i * 4 + q] = -1;
+        if (x > 0) nb[i * 4 + k++] = i - 1;
+        if (x < GX - 1) nb[i * 4 + k++] = i + 1;
+        if (y > 0) nb[i * 4 + k++] = i - GX;
+        if (y < GY - 1) nb[i * 4 + k++] = i + GX;
+    }
+    evals = 0;
+    assert_int_equal(dh_strategy_run(DH_TUNE_EXHAUSTIVE, n, NULL, 0, 0, 0, 0, 1, grid, NULL, order), n);
+    assert_int_equal(evals, n);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(order[i], i);
+    evals = 0;
+    int k = dh_strategy_run(DH_TUNE_RANDOM, n, NULL, 0, 0, 10, 0, 7, grid, NULL, order);
+    assert_int_equal(k, 10);
+    assert_int_equal(evals, 10);                   /* each evaluated once */
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++)
+            assert_int_not_equal(order[a], order[b]);
+    /* annealing from a corner finds the bottom of a bowl within half the space */
+    int found = 0;
+    for (unsigned seed = 1; seed <= 9; seed++) {
+        evals = 0;
+        k = dh_strategy_run(DH_TUNE_ANNEAL, n, nb, 4, 0, n / 2, 0, seed, grid, NULL, order);
+        assert_true(k <= n / 2);
+        for (int a = 0; a < k; a++)
+            found += order[a] == 3 * GX + 5;
+    }
+    assert_true(found >= 7);                        /* in most seeds */
+}
+
+static void journal(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/dh-journal-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *torn = "dh1\tabc\n" "garbage line\n";
+    assert_true(write(fd, torn, strlen(torn)) > 0);
+    close(fd);
+    struct dh_journal j;
+    struct dh_err e = {0};
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    assert_int_equal(j.n, 0);
+    assert_int_equal(j.skipped, 2);                 /* skipped, not fatal */
+    struct dh_journal_entry a = {.status = 0, .ms = 1.25};
+    snprintf(a.eval_key, sizeof a.eval_key, "0123456789abcdef");
+    snprintf(a.case_key, sizeof a.case_key, "fedcba9876543210");
+    snprintf(a.tunables, sizeof a.tunables, "nf=4,wg=64");
+    assert_int_equal(dh_journal_append(&j, &a, &e), 0);
+    a.status = DH_E_TIMEOUT;
+    snprintf(a.eval_key, sizeof a.eval_key, "1111111111111111");
+    assert_int_equal(dh_journal_append(&j, &a, &e), 0);
+    dh_journal_free(&j);
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    assert_int_equal(j.n, 2);
+    const struct dh_journal_entry *f = dh_journal_find(&j, "0123456789abcdef");
+    assert_non_null(f);
+    assert_true(f->ms == 1.25 && f->status == 0);
+    assert_string_equal(f->tunables, "nf=4,wg=64");
+    assert_int_equal(dh_journal_find(&j, "1111111111111111")->status, DH_E_TIMEOUT);
+    assert_null(dh_journal_find(&j, "2222222222222222"));
+    dh_journal_free(&j);
+    unlink(path);
+}
+
+/* A search, then the same search again: the second measures nothing new
+ * (resume), and the journal mode picks the same best. */
+static void resume(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    char path[] = "/tmp/dh-journal-XXXXXX";
+    close(mkstemp(path));
+    struct dh_journal j;
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    struct dh_runner_opts ro = {.isolate = 0};
+    struct dh_session *s = dh_session_open(&ro);
+    struct dh_run *u = calloc(1, sizeof *u);
+    micro_case(&u->c, "gpu_tdr", "hot");
+    snprintf(u->c.device_name, sizeof u->c.device_name, "%s", devs.d[0].info.name);
+    u->c.timeout_s = 60;
+    dh_pset_put(&u->c.params, "iters", "16", 16, DH_P_WORKLOAD);
+    dh_case_identity(&u->c);
+    struct dh_tune_opts o = {.mode = DH_TUNE_EXHAUSTIVE, .reps = 2, .journal = &j, .devs = &devs};
+    assert_int_equal(dh_tune_case(s, u, &o, &e), 0);
+    int n1 = u->tune.n_eval;
+    assert_true(n1 >= 5);
+    assert_true(u->tune.best >= 0);
+    for (int i = 0; i < n1; i++)
+        assert_int_equal(u->tune.eval[i].from_journal, 0);
+    char best[96];
+    snprintf(best, sizeof best, "%s", u->tune.eval[u->tune.best].tunables);
+    /* again, from a reloaded journal: everything comes from it */
+    dh_journal_free(&j);
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    assert_int_equal(j.n, n1);
+    micro_case(&u->c, "gpu_tdr", "hot");
+    snprintf(u->c.device_name, sizeof u->c.device_name, "%s", devs.d[0].info.name);
+    u->c.timeout_s = 60;
+    dh_pset_put(&u->c.params, "iters", "16", 16, DH_P_WORKLOAD);
+    dh_case_identity(&u->c);
+    assert_int_equal(dh_tune_case(s, u, &o, &e), 0);
+    for (int i = 0; i < u->tune.n_eval; i++)
+        assert_int_equal(u->tune.eval[i].from_journal, 1);
+    assert_int_equal(j.n, n1);                       /* nothing new appended */
+    /* journal mode: the same best, without running anything */
+    o.mode = DH_TUNE_JOURNAL;
+    dh_pset_put(&u->c.params, "wg", "256", 256, DH_P_TUNABLE);
+    assert_int_equal(dh_tune_case(s, u, &o, &e), 0);
+    char now[96];
+    dh_pset_format(&u->c.params, DH_P_TUNABLE, now, sizeof now);
+    assert_string_equal(now, best);
+    assert_string_equal(u->tune.strategy, "journal");
+    dh_session_close(s);
+    dh_journal_free(&j);
+    free(u);
+    unlink(path);
+}
+
+int main(void)
+{
+    setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(space), cmocka_unit_test(strategies), cmocka_unit_test(journal),
+        cmocka_unit_test(resume),
+    };
+    return cmocka_run_group_tests_name("tuning", t, NULL, NULL);
+}

@@ -1,0 +1,209 @@
+/* tune.c — choosing a run's tunables: the journal's best, or a search. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuning.h"
+
+const char *dh_tune_mode_name(enum dh_tune_mode m)
+{
+    switch (m) {
+    case DH_TUNE_NONE: return "none";
+    case DH_TUNE_JOURNAL: return "journal";
+    case DH_TUNE_EXHAUSTIVE: return "exhaustive";
+    case DH_TUNE_RANDOM: return "random";
+    case DH_TUNE_ANNEAL: return "anneal";
+    }
+    return "?";
+}
+
+int dh_tune_mode_parse(const char *s, enum dh_tune_mode *m)
+{
+    for (int i = DH_TUNE_NONE; i <= DH_TUNE_ANNEAL; i++)
+        if (!strcmp(s, dh_tune_mode_name((enum dh_tune_mode)i))) {
+            *m = (enum dh_tune_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* The figure a configuration is judged by: kernel time, or end-to-end for
+ * cpu_tdr (its host work is part of its cost). */
+static double metric(const struct dh_result *r, const char *variant)
+{
+    if (r->status || r->n < 1)
+        return -1;
+    double v[DH_MAX_SAMPLES];
+    int e2e = !strcmp(variant, "cpu_tdr");
+    for (int i = 0; i < r->n; i++)
+        v[i] = r->kernel_ms[i] + (e2e ? r->host_ms[i] + r->xfer_ms[i] : 0);
+    return dh_median(v, r->n);
+}
+
+struct ectx {
+    struct dh_session *s;
+    struct dh_run *u;
+    const struct dh_pset *cfg;
+    const struct dh_tune_opts *o;
+    const struct dh_device_info *dev;
+    double *ms;
+    int failed_io;
+    struct dh_err *err;
+};
+
+static double eval(void *vctx, int i)
+{
+    struct ectx *x = vctx;
+    struct dh_tuning *t = &x->u->tune;
+    if (dh_runner_interrupted())
+        return -1;
+    struct dh_case c = x->u->c;
+    c.params = x->cfg[i];
+    c.reps = x->o->reps > 0 ? x->o->reps : 3;
+    c.warmup = 1;
+    c.profile = 0;
+    char key[17];
+    dh_tune_eval_key(&c, x->dev, key);
+    const struct dh_journal_entry *je = x->o->journal ? dh_journal_find(x->o->journal, key) : NULL;
+    int status;
+    double ms;
+    if (je) {
+        status = je->status;
+        ms = status ? -1 : je->ms;
+    } else {
+        static struct dh_result r;
+        if (dh_session_run(x->s, &c, &r))
+            return -1;                          /* interrupted */
+        status = r.status;
+        ms = metric(&r, c.variant);
+        if (x->o->journal) {
+            struct dh_journal_entry e = {0};
+            memcpy(e.eval_key, key, sizeof e.eval_key);
+            memcpy(e.case_key, c.key, sizeof e.case_key);
+            dh_pset_format(&c.params, DH_P_TUNABLE, e.tunables, sizeof e.tunables);
+            e.status = status;
+            e.ms = ms < 0 ? 0 : ms;
+            if (dh_journal_append(x->o->journal, &e, x->err))
+                x->failed_io = 1;
+        }
+    }
+    x->ms[i] = ms;
+    if (t->n_eval < DH_TUNE_MAX_EVALS) {
+        int k = t->n_eval++;
+        dh_pset_format(&c.params, DH_P_TUNABLE, t->eval[k].tunables, sizeof t->eval[k].tunables);
+        t->eval[k].status = status;
+        t->eval[k].ms = ms;
+        t->eval[k].from_journal = je != NULL;
+    }
+    if (x->o->verbose)
+        fprintf(stderr, "  tune %s %s: %s %.4f ms%s\n", c.variant, t->eval[t->n_eval - 1].tunables,
+                dh_err_name(status), ms, je ? " (journal)" : "");
+    return ms;
+}
+
+static int same_tunables(const struct dh_pset *a, const struct dh_pset *b)
+{
+    char x[200], y[200];
+    dh_pset_format(a, DH_P_TUNABLE, x, sizeof x);
+    dh_pset_format(b, DH_P_TUNABLE, y, sizeof y);
+    return !strcmp(x, y);
+}
+
+int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_opts *o,
+                 struct dh_err *err)
+{
+    struct dh_tuning *t = &u->tune;
+    memset(t, 0, sizeof *t);
+    t->best = -1;
+    if (o->mode == DH_TUNE_NONE || !u->c.bench)
+        return 0;
+    const struct dh_device_info *dev = dh_devlist_find(o->devs, u->c.backend, u->c.device);
+    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
+    int n = 0, total = 0;
+    dh_space_enumerate(&u->c, dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    t->space = n;
+    t->space_total = total;
+    if (n == 0)
+        return dh_err_set(err, DH_E_CONSTRAINT, "%s: no configuration of its tunables meets "
+                          "the constraints on %s", u->c.id, dev ? dev->name : "this device");
+    int def = -1;
+    for (int i = 0; i < n; i++)
+        if (same_tunables(&cfg[i], &u->c.params))
+            def = i;
+
+    if (o->mode == DH_TUNE_JOURNAL) {
+        /* the best finished evaluation still valid for this source, device
+         * and driver; defaults when there is none */
+        int best = -1;
+        double best_ms = 0;
+        for (int i = 0; i < n && o->journal; i++) {
+            struct dh_case c = u->c;
+            c.params = cfg[i];
+            char key[17];
+            dh_tune_eval_key(&c, dev, key);
+            const struct dh_journal_entry *je = dh_journal_find(o->journal, key);
+            if (je && je->status == 0 && (best < 0 || je->ms < best_ms)) {
+                best = i;
+                best_ms = je->ms;
+            }
+        }
+        if (best >= 0) {
+            u->c.params = cfg[best];
+            snprintf(t->strategy, sizeof t->strategy, "journal");
+        }
+        return 0;
+    }
+
+    double *ms = malloc((size_t)n * sizeof *ms);
+    int *order = malloc((size_t)n * sizeof *order);
+    int max_nb = 16;
+    int *nb = o->mode == DH_TUNE_ANNEAL ? malloc((size_t)n * (size_t)max_nb * sizeof *nb) : NULL;
+    if (!ms || !order || (o->mode == DH_TUNE_ANNEAL && !nb)) {
+        free(ms);
+        free(order);
+        free(nb);
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory");
+    }
+    for (int i = 0; i < n; i++)
+        ms[i] = -2;                             /* not evaluated */
+    if (nb)
+        dh_space_neighbors(cfg, n, nb, max_nb);
+    snprintf(t->strategy, sizeof t->strategy, "%s", dh_tune_mode_name(o->mode));
+    struct ectx x = {.s = s, .u = u, .cfg = cfg, .o = o, .dev = dev, .ms = ms, .err = err};
+    int k = dh_strategy_run(o->mode, n, nb, max_nb, def, o->budget, o->seconds, o->seed, eval,
+                            &x, order);
+    /* the default configuration is the reference for "speedup over default" */
+    if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted())
+        eval(&x, def);
+    int best = -1;
+    for (int q = 0; q < k; q++)
+        if (ms[order[q]] > 0 && (best < 0 || ms[order[q]] < ms[best]))
+            best = order[q];
+    if (best >= 0) {
+        u->c.params = cfg[best];
+        for (int e = 0; e < t->n_eval; e++) {
+            char tb[96];
+            dh_pset_format(&cfg[best], DH_P_TUNABLE, tb, sizeof tb);
+            if (!strcmp(t->eval[e].tunables, tb))
+                t->best = e;
+        }
+        int ok = 0, flat = 0;
+        t->evals_to_95 = 0;
+        for (int q = 0; q < k; q++) {
+            double m = ms[order[q]];
+            if (m <= 0)
+                continue;
+            ok++;
+            flat += m <= 1.05 * ms[best];
+            if (!t->evals_to_95 && m <= ms[best] / 0.95)
+                t->evals_to_95 = q + 1;
+        }
+        t->flat_share = ok ? (double)flat / ok : 0;
+        t->default_ms = def >= 0 && ms[def] > 0 ? ms[def] : 0;
+    }
+    free(ms);
+    free(order);
+    free(nb);
+    return x.failed_io ? -DH_E_IO : 0;
+}

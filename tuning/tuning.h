@@ -1,0 +1,90 @@
+/* tuning.h — auto-tuning of a case's tunables (wg, nf, group, ...).
+ *
+ *   space     the candidate values of each tunable the variant uses
+ *             (powers of two inside an "int:LO..HI" domain, or the listed
+ *             values), their cross product pruned by every constraint
+ *             before anything is compiled
+ *   strategy  exhaustive, random, anneal (simulated annealing over
+ *             neighbouring values); a budget in evaluations and/or seconds
+ *   journal   every evaluation appended as it finishes, keyed by a hash of
+ *             (kernel source, variant and choices, tunables, workload,
+ *             size, device, driver, compiler): a killed run resumes without
+ *             repeating finished evaluations; `harness run` takes the
+ *             journal's best by default
+ * Evaluations run on the runner's worker session (isolated, watchdog);
+ * a failed one costs that configuration only and is recorded with its
+ * status.
+ */
+#ifndef DH_TUNING_H
+#define DH_TUNING_H
+
+#include "../harness/result.h"
+#include "../harness/runner.h"
+
+enum dh_tune_mode { DH_TUNE_NONE = 0, DH_TUNE_JOURNAL, DH_TUNE_EXHAUSTIVE, DH_TUNE_RANDOM,
+                    DH_TUNE_ANNEAL };
+
+#define DH_TUNE_MAX_CONFIGS 512
+
+/* ---- space (space.c) ---- */
+/* Every pruned configuration of c's tunables: out[i] is c->params with the
+ * tunables replaced. *n_total = size before pruning. */
+int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev,
+                       struct dh_pset *out, int max, int *n, int *n_total);
+
+/* ---- journal (journal.c) ---- */
+struct dh_journal_entry {
+    char eval_key[17];
+    char case_key[17];
+    char tunables[96];
+    int status;
+    double ms;
+};
+struct dh_journal {
+    char path[4096];
+    struct dh_journal_entry *e;
+    int n, cap;
+    int skipped;              /* corrupt lines skipped when loading */
+};
+const char *dh_journal_default_path(void);
+int dh_journal_load(struct dh_journal *j, const char *path, struct dh_err *err);
+int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e,
+                      struct dh_err *err);
+const struct dh_journal_entry *dh_journal_find(const struct dh_journal *j, const char *eval_key);
+void dh_journal_free(struct dh_journal *j);
+/* The evaluation key of case c (with its current tunables) on dev. */
+void dh_tune_eval_key(const struct dh_case *c, const struct dh_device_info *dev, char key[17]);
+
+/* ---- strategies (strategy.c) ---- */
+/* Evaluate configuration i: returns its metric in ms (smaller is better)
+ * or a negative value when it failed. */
+typedef double (*dh_eval_fn)(void *ctx, int i);
+/* Visit configurations in the strategy's order until the budget is spent;
+ * order[] receives the indices evaluated. Returns their count. `nb` lists,
+ * per configuration, its neighbours (for anneal; may be NULL otherwise). */
+int dh_strategy_run(enum dh_tune_mode mode, int n_configs, const int *neighbors, int max_nb,
+                    int start, int budget, double seconds, unsigned seed, dh_eval_fn f,
+                    void *ctx, int *order);
+/* neighbors[i * max_nb + k]: configurations differing from i in one
+ * tunable by one step of its candidate list; -1 fills. */
+int dh_space_neighbors(const struct dh_pset *cfg, int n, int *neighbors, int max_nb);
+
+/* ---- driving a run (tune.c) ---- */
+struct dh_tune_opts {
+    enum dh_tune_mode mode;
+    int budget;               /* evaluations, 0 = no limit */
+    double seconds;           /* 0 = no limit */
+    unsigned seed;
+    int reps;                 /* timed runs per evaluation */
+    struct dh_journal *journal;
+    const struct dh_devlist *devs;
+    int verbose;
+};
+/* Before run u is measured: set its tunables (journal's best, or a fresh
+ * search on the session), and fill u->tune. */
+int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_opts *o,
+                 struct dh_err *err);
+const char *dh_tune_mode_name(enum dh_tune_mode m);
+int dh_tune_mode_parse(const char *s, enum dh_tune_mode *m);
+
+#endif
