@@ -39,7 +39,7 @@ endif
 
 KERNELS := $(wildcard suites/*/*/*.k)
 EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/tdr.h \
-              dh_xsd_results=results/divharness-1.xsd \
+              dh_xsd_results=results/divharness-1.xsd dh_xsd_descriptor=tuning/descriptor-1.xsd \
               $(foreach k,$(KERNELS),dh_src_$(word 2,$(subst /, ,$(k)))_$(word 3,$(subst /, ,$(k)))=$(k))
 
 OBJDIR := $(BUILD)/obj
@@ -75,7 +75,7 @@ $(BUILD)/tools/embed: tools/embed.c
 	$(Q)$(CC) -O1 -o $@ $<
 
 $(BUILD)/embed.c: $(BUILD)/tools/embed suites/lib/dialect.h suites/lib/tdr.h \
-                  results/divharness-1.xsd $(KERNELS) Makefile
+                  results/divharness-1.xsd tuning/descriptor-1.xsd $(KERNELS) Makefile
 	@echo "  EMBED $@"
 	$(Q)$(BUILD)/tools/embed $@ $(EMBED_ARGS)
 

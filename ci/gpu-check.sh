@@ -9,11 +9,12 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
-# Steps: env tests micro sanitize standalone ncu sweep wg; "all" = every one.
+# Steps: env tests micro sanitize standalone ncu sweep wg tune frontier;
+# "all" = every one.
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
 steps=${2:-env tests micro sanitize}
-[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg"
+[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier"
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -100,6 +101,26 @@ wg)
         --size medium --reps "${REPS:-20}" --out "$out/wg-$wg" > "$out/wg-$wg.txt" 2>&1
     echo "wg $wg: exit $?"
   done ;;
+tune)
+  # exhaustive tuning of the micro spaces, then the strategies replayed on it
+  log "tuning (exhaustive) and tune-study"
+  DH_JOURNAL=/tmp/dh-journal.tsv timeout 540 $H run --suite micro --backend cuda \
+      --variant baseline,gpu_tdr --size medium --tune exhaustive --tune-reps 5 \
+      --reps "${REPS:-20}" --out "$out/tune-micro" > "$out/tune-micro.txt" 2>&1
+  grep -E "^tuned" "$out/tune-micro.txt"
+  $H tune-study "$out/tune-micro/results.xml" | tee "$out/tune-study.txt" ;;
+frontier)
+  for size in medium large; do
+    log "frontier suite, cuda ($size)"
+    timeout 560 $H run --suite frontier --size $size --backend cuda --reps "${REPS:-20}" \
+        --out "$out/frontier-cuda-$size" > "$out/frontier-cuda-$size.txt" 2>&1
+    grep -E "^(bench|[a-z]+ )" "$out/frontier-cuda-$size.txt" | head -60
+  done
+  if [ -n "$ocl_gpu" ]; then
+    log "frontier suite, opencl device $ocl_gpu (medium)"
+    timeout 560 $H run --suite frontier --size medium --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --out "$out/frontier-opencl-medium" > "$out/frontier-opencl-medium.txt" 2>&1
+  fi ;;
 *) log "unknown step $s" ;;
 esac; done
 log "done"

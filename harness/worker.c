@@ -110,7 +110,8 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     char sid[800];
     char wl[400];
     dh_pset_format(&c->params, DH_P_WORKLOAD, wl, sizeof wl);
-    snprintf(sid, sizeof sid, "%s/%s/%s/%s", c->suite, c->bench_name, c->size, wl);
+    snprintf(sid, sizeof sid, "%s/%s/%s/%s/%p", c->suite, c->bench_name, c->size, wl,
+             (const void *)b->source);
     if (!w->state || strcmp(sid, w->state_id)) {
         drop_state(w);
         double t0 = now_ms();

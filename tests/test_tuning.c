@@ -4,6 +4,7 @@
 #include "testutil.h"
 #include "../harness/plan.h"
 #include "../tuning/tuning.h"
+#include "../tuning/userkernel.h"
 
 static void micro_case(struct dh_case *c, const char *variant, const char *alg)
 {
@@ -195,12 +196,104 @@ static void resume(void **st)
     unlink(path);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void expressions(void **st)
+{
+    (void)st;
+    struct dh_pset p = {0};
+    dh_pset_put(&p, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&p, "NF", "16", 16, DH_P_TUNABLE);
+    long v;
+    char why[256];
+    assert_int_equal(dh_expr_eval("wg % NF == 0 && wg <= max_wg", &p, 32, 1024, 4096, &v, why,
+                                  sizeof why), 0);
+    assert_int_equal(v, 1);
+    assert_int_equal(dh_expr_eval("(wg + 2 * NF) / warp", &p, 32, 1024, 0, &v, why, sizeof why), 0);
+    assert_int_equal(v, 9);
+    assert_int_equal(dh_expr_eval("wg * UNROLL <= 64", &p, 32, 1024, 0, &v, why, sizeof why),
+                     -DH_E_DATA);
+    assert_non_null(strstr(why, "unknown name"));
+    assert_int_equal(dh_expr_eval("wg % 0", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+    assert_int_equal(dh_expr_eval("wg <=", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+}
+
+static void user_kernel(void **st)
+{
+    (void)st;
+    const struct dh_bench *b;
+    struct dh_err e = {0};
+    /* malformed descriptors: named line and field */
+    write_text("/tmp/dh-bad1.xml", "<divharness-kernel version=\"1\"><kernel name=\"k\"/></divharness-kernel>");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-bad1.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "line 1"));
+    write_text("/tmp/dh-bad2.xml",
+               "<divharness-kernel version=\"1\">\n"
+               "<kernel name=\"k\" file=\"k.k\" entry=\"k\" items=\"64\"/>\n"
+               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
+               "<args><arg buffer=\"nosuch\"/></args>\n"
+               "<tunable name=\"wg\" values=\"32,64\" default=\"32\"/>\n"
+               "</divharness-kernel>\n");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-bad2.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "line 4"));
+    assert_non_null(strstr(e.msg, "nosuch"));
+    /* the worked example: tuned on the CPU device against its reference */
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e), 0);
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    struct dh_run *u = calloc(1, sizeof *u);
+    u->c.bench = b;
+    snprintf(u->c.suite, sizeof u->c.suite, "user");
+    snprintf(u->c.bench_name, sizeof u->c.bench_name, "%s", b->name);
+    snprintf(u->c.variant, sizeof u->c.variant, "baseline");
+    snprintf(u->c.backend, sizeof u->c.backend, "opencl");
+    snprintf(u->c.device_name, sizeof u->c.device_name, "%s", devs.d[0].info.name);
+    snprintf(u->c.size, sizeof u->c.size, "small");
+    u->c.timeout_s = 120;
+    for (const struct dh_param_def *d = b->params; d->name; d++)
+        dh_pset_put(&u->c.params, d->name, d->def, atof(d->def), DH_P_TUNABLE);
+    dh_case_identity(&u->c);
+    struct dh_runner_opts ro = {.isolate = 0};
+    struct dh_session *s = dh_session_open(&ro);
+    struct dh_tune_opts o = {.mode = DH_TUNE_RANDOM, .budget = 4, .reps = 1, .devs = &devs, .seed = 3};
+    assert_int_equal(dh_tune_case(s, u, &o, &e), 0);
+    assert_true(u->tune.space > 4);                  /* the constraint pruned some */
+    assert_true(u->tune.space < u->tune.space_total);
+    assert_true(u->tune.best >= 0);
+    for (int i = 0; i < u->tune.n_eval; i++)
+        assert_int_equal(u->tune.eval[i].status, 0); /* verified against the reference */
+    /* a wrong kernel is caught: swap the entry for one that differs */
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e), 0);
+    write_text("/tmp/dh-wrong.k",
+               "DH_KERNEL void branch_sum(DH_CONST float *x, DH_CONST int *m, DH_GLOBAL float *y, int n)\n"
+               "{ int i = dh_gid(); y[i] = x[i] + (float)(m[i] % 3) + (float)n * 0.0f; }\n"
+               "DH_KERNEL void branch_sum_ref(DH_CONST float *x, DH_CONST int *m, DH_GLOBAL float *y, int n)\n"
+               "{ int i = dh_gid(); y[i] = x[i] + (float)(m[i] % 2) + (float)n * 0.0f; }\n");
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", "/tmp/dh-wrong.k", &b, &e), 0);
+    static struct dh_result r;
+    u->c.bench = b;
+    u->c.reps = 2;
+    u->c.warmup = 1;
+    dh_case_identity(&u->c);
+    assert_int_equal(dh_session_run(s, &u->c, &r), 0);
+    assert_int_equal(r.status, DH_E_WRONG);
+    dh_session_close(s);
+    free(u);
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
         cmocka_unit_test(space), cmocka_unit_test(strategies), cmocka_unit_test(journal),
-        cmocka_unit_test(resume),
+        cmocka_unit_test(resume), cmocka_unit_test(expressions), cmocka_unit_test(user_kernel),
     };
     return cmocka_run_group_tests_name("tuning", t, NULL, NULL);
 }
