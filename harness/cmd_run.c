@@ -402,8 +402,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                tun, t->eval[t->best].ms);
         if (t->default_ms > 0)
             printf(", %.2fx over default", t->default_ms / t->eval[t->best].ms);
-        printf(", %.0f%% within 5%% of best, best reached after %d\n", 100 * t->flat_share,
+        printf(", %.0f%% within 5%% of best, best reached after %d", 100 * t->flat_share,
                t->evals_to_95);
+        double ov[DH_TUNE_MAX_EVALS];
+        int no = 0;
+        for (int k = 0; k < t->n_eval; k++)
+            if (!t->eval[k].from_journal && t->eval[k].wall_ms > 0)
+                ov[no++] = t->eval[k].overhead_ms;
+        if (no)
+            printf(", harness overhead %.1f ms/evaluation (median)", dh_median(ov, no));
+        printf("\n");
     }
     printf("CFE: c = hardware counters, m = BBV model. ceiling: best in-work-group remap "
            "speedup for this input; share = (speedup-1)/(ceiling-1).\n");

@@ -45,6 +45,8 @@ struct dh_tuning {
         int status;
         double ms;
         int from_journal;       /* reused, not measured again */
+        double wall_ms;         /* the evaluation's wall time in the harness */
+        double overhead_ms;     /* wall time minus the kernel runs' own time */
     } eval[DH_TUNE_MAX_EVALS];
     int best;                   /* index into eval, -1 none */
     double default_ms;          /* the default configuration's metric, 0 unknown */

@@ -249,6 +249,8 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                 tu->eval[k].ms = dprop(v, "ms", -1);
                 sprop(v, "journal", b, sizeof b);
                 tu->eval[k].from_journal = !strcmp(b, "true");
+                tu->eval[k].wall_ms = dprop(v, "wall_ms", 0);
+                tu->eval[k].overhead_ms = dprop(v, "overhead_ms", 0);
                 sprop(v, "best", b, sizeof b);
                 if (!strcmp(b, "true"))
                     tu->best = k;

@@ -221,6 +221,10 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
                 attr_d(ev, "ms", tu->eval[k].ms);
             if (tu->eval[k].from_journal)
                 attr(ev, "journal", "true");
+            else if (tu->eval[k].wall_ms > 0) {
+                attr_d(ev, "wall_ms", tu->eval[k].wall_ms);
+                attr_d(ev, "overhead_ms", tu->eval[k].overhead_ms);
+            }
             if (k == tu->best)
                 attr(ev, "best", "true");
         }

@@ -6,6 +6,15 @@
 
 #include "tuning.h"
 
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 const char *dh_tune_mode_name(enum dh_tune_mode m)
 {
     switch (m) {
@@ -67,16 +76,26 @@ static double eval(void *vctx, int i)
     dh_tune_eval_key(&c, x->dev, key);
     const struct dh_journal_entry *je = x->o->journal ? dh_journal_find(x->o->journal, key) : NULL;
     int status;
-    double ms;
+    double ms, wall = 0, overhead = 0;
     if (je) {
         status = je->status;
         ms = status ? -1 : je->ms;
     } else {
         static struct dh_result r;
+        double t0 = now_ms();
         if (dh_session_run(x->s, &c, &r))
             return -1;                          /* interrupted */
+        wall = now_ms() - t0;
         status = r.status;
         ms = metric(&r, c.variant);
+        /* the kernel's own time: the timed runs, plus the verified first
+         * run and the warm-ups at the median */
+        double kt = 0;
+        for (int q = 0; q < r.n; q++)
+            kt += r.kernel_ms[q];
+        if (r.n)
+            kt += (double)c.warmup * dh_median(r.kernel_ms, r.n);
+        overhead = wall - kt;
         if (x->o->journal) {
             struct dh_journal_entry e = {0};
             memcpy(e.eval_key, key, sizeof e.eval_key);
@@ -95,6 +114,8 @@ static double eval(void *vctx, int i)
         t->eval[k].status = status;
         t->eval[k].ms = ms;
         t->eval[k].from_journal = je != NULL;
+        t->eval[k].wall_ms = wall;
+        t->eval[k].overhead_ms = overhead;
     }
     if (x->o->verbose)
         fprintf(stderr, "  tune %s %s: %s %.4f ms%s\n", c.variant, t->eval[t->n_eval - 1].tunables,
