@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the exact line and stops.
 set -euo pipefail
 pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
-      ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo)
+      ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+      gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,9 +17,17 @@ static void usage(FILE *f)
         "  list      list suites, benchmarks, variants and their parameters\n"
         "  devices   list backends and devices (available, or absent with the reason)\n"
         "  validate  check a results file against the results schema\n"
+        "  tune      tune a user's own kernel described by an XML descriptor\n"
+        "  tune-study replay exhaustive tuning records: evaluations random search\n"
+        "            and annealing need to come within 5%% of the best\n"
+        "  compare   judge NEW results against BASE (or the stored baseline), case by case\n"
+        "  merge     join several results files into one\n"
+        "  baseline  store the accepted results of this machine (save, path, list)\n"
+        "  report    tables and gnuplot charts of a results file in one folder\n"
         "  help      this text; `harness run --help` for the options of run\n"
         "\n"
-        "exit codes: 0 ok, 1 a result was wrong, 3 infrastructure/data problem,\n"
+        "exit codes: 0 ok, 1 a result was wrong, 2 compare found a regression,\n"
+        "            3 infrastructure/data problem,\n"
         "            64 usage error, 130 interrupted\n");
 }
 
@@ -38,11 +46,23 @@ int main(int argc, char **argv)
         return dh_cmd_devices(argc - 1, argv + 1);
     if (!strcmp(cmd, "validate"))
         return dh_cmd_validate(argc - 1, argv + 1);
+    if (!strcmp(cmd, "tune"))
+        return dh_cmd_tune(argc - 1, argv + 1, argc, argv);
+    if (!strcmp(cmd, "tune-study"))
+        return dh_cmd_tunestudy(argc - 1, argv + 1);
+    if (!strcmp(cmd, "compare"))
+        return dh_cmd_compare(argc - 1, argv + 1);
+    if (!strcmp(cmd, "merge"))
+        return dh_cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "baseline"))
+        return dh_cmd_baseline(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return dh_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate "
-            "or help\n", cmd);
+    fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
+            "tune, tune-study, compare, merge, baseline, report or help\n", cmd);
     return DH_EXIT_USAGE;
 }

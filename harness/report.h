@@ -1,0 +1,89 @@
+/* report.h — `harness report`: what cmd_report.c (CLI, gnuplot, index.md)
+ * and report_charts.c (chart data and gnuplot scripts) share.
+ *
+ * A report is one folder: index.md (a person opens it first), and per
+ * chart NAME.dat (tab-separated data), NAME.gp (the gnuplot script; it
+ * writes NAME.png and NAME.svg when run in the folder: `gnuplot NAME.gp`),
+ * so a user can restyle a chart by editing its script.
+ */
+#ifndef DH_REPORT_H
+#define DH_REPORT_H
+
+#include <stdio.h>
+
+#include "../results/xml.h"
+
+enum dh_chart_kind { DH_CHART_SPEEDUP = 1, DH_CHART_CFE, DH_CHART_BREAKEVEN, DH_CHART_BACKENDS };
+
+struct dh_chart {
+    enum dh_chart_kind kind;
+    char name[160];          /* file stem in the report folder */
+    char title[256];         /* one line, for index.md */
+    char bench[96];          /* "suite/bench": the index.md section */
+    char backend[16];        /* "" for backend comparisons */
+    char device_name[256];
+    int drawn;               /* 1 once NAME.png exists */
+};
+
+#define DH_REPORT_MAX_CHARTS 96
+#define DH_REPORT_MAX_NOTES 32
+
+struct dh_report {
+    const char *dir;                     /* the report folder (exists) */
+    const char *source;                  /* the results file, for headers */
+    const struct dh_resultfile *f;
+    struct dh_chart charts[DH_REPORT_MAX_CHARTS];
+    int n_charts;
+    char notes[DH_REPORT_MAX_NOTES][256];    /* charts not made, and why */
+    int n_notes;
+};
+
+/* Write every chart's .dat and .gp into r->dir and list them in r->charts.
+ * 0 or -DH_E_IO. */
+int dh_report_charts(struct dh_report *r, struct dh_err *err);
+
+/* "sp-micro_branch" -> a file-name-safe copy: [A-Za-z0-9._-], rest '_'. */
+void dh_report_safe_name(const char *in, char *out, size_t len);
+
+/* Distinct (backend, device name) pairs of the file's runs, in run order. */
+int dh_report_targets(const struct dh_resultfile *f, char (*backend)[16],
+                      char (*device)[256], int max);
+
+/* ---- internal to the report files (report_gp.c and its users) ---- */
+#define DH__MAX_WL 64
+#define DH__MAX_VAR 24
+#define DH__N_PALETTE 12
+extern const char *const dh__palette[DH__N_PALETTE];
+
+/* A table of one benchmark on one target: workloads x variant labels. */
+struct dh__grid {
+    int n_wl, n_var;
+    char wl[DH__MAX_WL][400];            /* full workload text, the row key */
+    char wl_label[DH__MAX_WL][200];      /* varying parameters only, "\n"-joined */
+    char var[DH__MAX_VAR][300];
+    int color[DH__MAX_VAR];              /* index into dh__palette */
+    const struct dh_run *cell[DH__MAX_WL][DH__MAX_VAR];
+    int dropped;                         /* runs beyond DH__MAX_WL / DH__MAX_VAR */
+};
+
+void dh__grid_build(const struct dh_resultfile *f, const char *suite, const char *bench,
+                    const char *backend, const char *device, struct dh__grid *g);
+/* r->dir/name.ext for writing; NULL with err set. */
+FILE *dh__open_out(const struct dh_report *r, const char *name, const char *ext,
+                   struct dh_err *err);
+void dh__gq(FILE *gp, const char *s);            /* a gnuplot string literal */
+/* The script's head and the loop drawing its body once per format. */
+void dh__gp_begin(FILE *gp, const struct dh_report *r, const char *name, int w, int h);
+void dh__gp_end(FILE *gp);
+void dh__gp_xtics(FILE *gp, const struct dh__grid *g, int rotate);
+void dh__one_line(FILE *gp, const char *title);  /* y = 1 as a plot element */
+int dh__add_chart(struct dh_report *r, enum dh_chart_kind k, const char *name,
+                  const char *title, const char *bench, const char *backend,
+                  const char *device);
+void dh__note(struct dh_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Bar k of K in group w: its centre x and the width share bw. */
+void dh__bar_x(int w, int k, int K, double *x, double *bw);
+int dh__report_backends(struct dh_report *r, const char *suite, const char *bench,
+                        char (*tb)[16], char (*td)[256], int nt, struct dh_err *err);
+
+#endif

@@ -1,0 +1,247 @@
+/* test_report.c — `harness report`: index.md with the tables, gnuplot
+ * scripts and data beside the charts, PNG/SVG when gnuplot is installed
+ * (SKIPPED, never passed, when it is not), the note when it is missing,
+ * and bad input. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/cli.h"
+#include "../harness/report.h"
+#include "../results/xml.h"
+
+static char tmpdir[64];
+
+static const char *tpath(const char *name)
+{
+    static char buf[8][300];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static int exists(const char *path)
+{
+    struct stat sb;
+    return !stat(path, &sb) && sb.st_size > 0;
+}
+
+static int is_png(const char *path)
+{
+    unsigned char h[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(h, 1, 8, f);
+    fclose(f);
+    return n == 8 && !memcmp(h, "\x89PNG\r\n\x1a\n", 8);
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[1 << 20];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void make_run(struct dh_run *u, const char *backend, const char *variant,
+                     const char *alg, int iters, double ms, double cfe)
+{
+    memset(u, 0, sizeof *u);
+    struct dh_case *c = &u->c;
+    c->bench = dh_bench_find("micro", "branch");
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "%s", backend);
+    snprintf(c->device_name, sizeof c->device_name, "Test GPU");
+    snprintf(c->size, sizeof c->size, "small");
+    c->reps = 12;
+    char it[16];
+    snprintf(it, sizeof it, "%d", iters);
+    dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "iters", it, iters, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "wg", "256", 256, DH_P_TUNABLE);
+    if (alg)
+        dh_pset_put(&c->params, "alg", alg, 0, DH_P_CHOICE);
+    dh_case_identity(c);
+    u->r.verified = 1;
+    u->r.n = 12;
+    for (int i = 0; i < 12; i++)
+        u->r.kernel_ms[i] = ms * (1 + 0.002 * (i % 5));
+    if (!strcmp(variant, "gpu_tdr"))
+        u->r.ceiling = 1.78;
+    if (cfe > 0) {
+        u->r.has_counters = 1;
+        u->r.ctr.warp_inst_executed = 1000;
+        u->r.ctr.thread_inst_pred_on = cfe * 32000;
+        u->r.ctr.warp_width = 32;
+        u->r.ctr.cfe = cfe;
+    }
+}
+
+/* An iters sweep (break-even), CFE on cuda, the same cases on opencl. */
+static void write_sample(const char *path)
+{
+    static struct dh_run runs[24];
+    int n = 0;
+    const int iters[] = {16, 256, 4096};
+    for (int b = 0; b < 2; b++) {
+        const char *be = b ? "opencl" : "cuda";
+        for (int k = 0; k < 3; k++) {
+            double base = 1.0 + k;
+            make_run(&runs[n++], be, "baseline", NULL, iters[k], base, b ? 0 : 0.5);
+            make_run(&runs[n++], be, "gpu_tdr", "dgi", iters[k], base / (0.6 + 0.5 * k),
+                     b ? 0 : 0.85);
+            make_run(&runs[n++], be, "melded", NULL, iters[k], base / 1.05, b ? 0 : 0.98);
+        }
+    }
+    dh_run_derive(runs, n);
+    struct dh_env env;
+    char *argv[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(&env, 4, argv);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    devs.n = 2;
+    for (int b = 0; b < 2; b++) {
+        snprintf(devs.d[b].backend, sizeof devs.d[b].backend, "%s", b ? "opencl" : "cuda");
+        snprintf(devs.d[b].info.name, sizeof devs.d[b].info.name, "Test GPU");
+        snprintf(devs.d[b].info.driver, sizeof devs.d[b].info.driver, "1.0");
+        devs.d[b].info.warp_width = 32;
+    }
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+}
+
+static int report(const char *in, const char *out)
+{
+    char *argv[] = {"report", (char *)in, "--out", (char *)out};
+    fflush(stdout);
+    return dh_cmd_report(4, argv);
+}
+
+static const char *const charts[] = {
+    "speedup-micro-branch-cuda-Test_GPU", "cfe-micro-branch-cuda-Test_GPU",
+    "breakeven-micro-branch-cuda-Test_GPU-iters", "speedup-micro-branch-opencl-Test_GPU",
+    "backends-micro-branch", NULL,
+};
+
+static void tables_and_scripts(void **st)
+{
+    (void)st;
+    write_sample(tpath("r.xml"));
+    const char *out = tpath("rep-nognuplot");
+    setenv("DH_GNUPLOT", "/nonexistent/gnuplot", 1);
+    assert_int_equal(report(tpath("r.xml"), out), DH_EXIT_OK);
+    unsetenv("DH_GNUPLOT");
+    char p[600];
+    snprintf(p, sizeof p, "%s/index.md", out);
+    const char *md = slurp(p);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "Charts were skipped: gnuplot is not installed"));
+    assert_non_null(strstr(md, "apt-get install gnuplot-nox"));
+    assert_non_null(strstr(md, "## Environment"));
+    assert_non_null(strstr(md, "## micro/branch"));
+    assert_non_null(strstr(md, "### cuda: Test GPU"));
+    assert_non_null(strstr(md, "### opencl: Test GPU"));
+    /* the gpu_tdr row at iters=4096: speedup 1.60x, CFE and ceiling */
+    assert_non_null(strstr(md, "| iters=4096 | gpu_tdr[alg=dgi] | ok |"));
+    assert_non_null(strstr(md, "1.60x"));
+    assert_non_null(strstr(md, "0.850 (counters)"));
+    assert_non_null(strstr(md, "1.78x"));
+    /* no CFE on opencl: said, not silently left out */
+    assert_non_null(strstr(md, "opencl: no CFE chart"));
+    for (int i = 0; charts[i]; i++) {
+        snprintf(p, sizeof p, "%s/%s.gp", out, charts[i]);
+        assert_true(exists(p));
+        snprintf(p, sizeof p, "%s/%s.dat", out, charts[i]);
+        assert_true(exists(p));
+        snprintf(p, sizeof p, "%s/%s.png", out, charts[i]);
+        assert_false(exists(p));
+        assert_non_null(strstr(md, charts[i]));
+    }
+}
+
+static void charts_drawn(void **st)
+{
+    (void)st;
+    if (access("/usr/bin/gnuplot", X_OK) && system("command -v gnuplot >/dev/null 2>&1")) {
+        fprintf(stderr, "  (gnuplot not installed: apt-get install gnuplot-nox)\n");
+        skip();
+        return;
+    }
+    write_sample(tpath("r2.xml"));
+    const char *out = tpath("rep");
+    assert_int_equal(report(tpath("r2.xml"), out), DH_EXIT_OK);
+    char p[600];
+    for (int i = 0; charts[i]; i++) {
+        snprintf(p, sizeof p, "%s/%s.png", out, charts[i]);
+        assert_true(is_png(p));
+        snprintf(p, sizeof p, "%s/%s.svg", out, charts[i]);
+        const char *svg = slurp(p);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, "<svg"));
+        snprintf(p, sizeof p, "%s/%s.log", out, charts[i]);
+        assert_false(exists(p));          /* gnuplot said nothing: no warnings */
+    }
+    snprintf(p, sizeof p, "%s/index.md", out);
+    const char *md = slurp(p);
+    assert_non_null(strstr(md, "![Kernel speedup"));
+    assert_null(strstr(md, "Charts were skipped"));
+    /* the committed path-length sweep gives its break-even chart */
+    const char *ref = "results/reference/h100/sweep-iters.xml";
+    if (!access(ref, R_OK)) {
+        out = tpath("rep-sweep");
+        assert_int_equal(report(ref, out), DH_EXIT_OK);
+        snprintf(p, sizeof p, "%s/breakeven-micro-branch-cuda-iters.png", out);
+        assert_true(is_png(p));
+    }
+}
+
+static void bad_input(void **st)
+{
+    (void)st;
+    FILE *f = fopen(tpath("bad.xml"), "w");
+    fputs("<divharness version=\"1\"><environment>", f);
+    fclose(f);
+    assert_int_equal(report(tpath("bad.xml"), tpath("rep-bad")), DH_EXIT_INFRA);
+    assert_int_equal(report(tpath("missing.xml"), tpath("rep-bad")), DH_EXIT_INFRA);
+    char *argv[] = {"report", "--bogus"};
+    assert_int_equal(dh_cmd_report(2, argv), DH_EXIT_USAGE);
+    char *argv2[] = {"report"};
+    assert_int_equal(dh_cmd_report(1, argv2), DH_EXIT_USAGE);
+    char safe[64];
+    dh_report_safe_name("micro/branch: NVIDIA H100 (x)", safe, sizeof safe);
+    assert_string_equal(safe, "micro_branch_NVIDIA_H100_x");
+}
+
+static int setup(void **st)
+{
+    (void)st;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-report-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(tables_and_scripts),
+        cmocka_unit_test(charts_drawn),
+        cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests_name("report", t, setup, teardown);
+}
