@@ -88,9 +88,12 @@ $(OBJDIR)/results/xml_write.o: $(wildcard .git/HEAD .git/index)
 deps:
 	$(Q)bash ci/deps.sh
 
+RUN_OUT ?= results/runs/$(shell date +%Y%m%d-%H%M%S)
 run: deps all
-	$(Q)$(BUILD)/harness run --suite $(or $(SUITE),micro) --size $(or $(SIZE),small) \
-	    $(RUN_ARGS)
+	$(Q)$(BUILD)/harness run --suite $(or $(SUITE),frontier) --size $(or $(SIZE),small) \
+	    --out $(RUN_OUT) $(RUN_ARGS); rc=$$?; \
+	 $(BUILD)/harness report $(RUN_OUT)/results.xml --out $(RUN_OUT)/report && \
+	 echo "report: $(RUN_OUT)/report/index.md"; exit $$rc
 
 # ---- tests (cmocka) ----
 TEST_SRC  := $(filter-out $(EXCLUDE),$(wildcard tests/test_*.c))

@@ -41,7 +41,7 @@ static const struct dh_param_def params[] = {
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr", "apply the host regrouping by moving the input (data layout transformation)"},
     {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by filing status and income band"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
-    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor"},
+    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=hot_dgi,dgi"},
     {"rounds", DH_P_TUNABLE, "int:1..3", "3", "gpu_tdr",
      "layers with a remap before them, from the outermost: 1 status; 2 status, special "
      "cases; 3 status, special cases, credits"},
