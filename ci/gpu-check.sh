@@ -9,12 +9,13 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
-# Steps: env tests micro sanitize standalone ncu sweep wg tune frontier;
+# Steps: env tests micro sanitize standalone ncu sweep wg tune frontier
+# frontier-large;
 # "all" = every one.
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
 steps=${2:-env tests micro sanitize}
-[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier"
+[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier frontier-large"
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -109,20 +110,23 @@ tune)
       --reps "${REPS:-20}" --out "$out/tune-micro" > "$out/tune-micro.txt" 2>&1
   grep -E "^tuned" "$out/tune-micro.txt"
   $H tune-study "$out/tune-micro/results.xml" | tee "$out/tune-study.txt" ;;
-frontier)
-  for size in medium large; do
-    log "frontier suite, cuda ($size)"
-    timeout 560 $H run --suite frontier --size $size --backend cuda --reps "${REPS:-20}" \
-        --out "$out/frontier-cuda-$size" > "$out/frontier-cuda-$size.txt" 2>&1
-    grep -E "^(bench|[a-z]+ )" "$out/frontier-cuda-$size.txt" | head -60
-  done
-  if [ -n "$ocl_gpu" ]; then
-    log "frontier suite, opencl device $ocl_gpu (medium)"
-    timeout 560 $H run --suite frontier --size medium --backend opencl --device "$ocl_gpu" \
-        --reps "${REPS:-20}" --out "$out/frontier-opencl-medium" > "$out/frontier-opencl-medium.txt" 2>&1
+frontier|frontier-large)
+  size=medium; [ "$s" = frontier-large ] && size=large
+  log "frontier suite, cuda ($size)"
+  timeout 560 $H run --suite frontier --size $size --backend cuda --reps "${REPS:-20}" \
+      --out "$out/frontier-cuda-$size" > "$out/frontier-cuda-$size.txt" 2>&1
+  grep -E "^(bench|cvp|gdt|pol) |^    " "$out/frontier-cuda-$size.txt"
+  if [ -n "$ocl_gpu" ] && [ "$size" = medium ]; then
+    log "frontier suite, opencl device $ocl_gpu ($size)"
+    timeout 560 $H run --suite frontier --size $size --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --out "$out/frontier-opencl-$size" > "$out/frontier-opencl-$size.txt" 2>&1
+    grep -E "^(cvp|gdt|pol) " "$out/frontier-opencl-$size.txt"
   fi ;;
 *) log "unknown step $s" ;;
-esac; done
+esac
+# whatever has finished comes back, even if a later step runs out of time
+tar czf "$out.tgz" -C "$out" . 2>/dev/null
+done
 log "done"
 # one archive, so every result comes back in one file
 tar czf "$out.tgz" -C "$out" . && echo "archive: $out.tgz"
