@@ -12,7 +12,7 @@
  *            parallel line) | WEAK_H | WEAK_V | SMOOTH (gradient-adjusted)
  *   FILTER   range/space weighted mean of the 40 causal pixels, two
  *            mean-shift steps (the second centred on the first): HIGH (total
- *            weight) | LOW (blend with MED) | VLOW (second, wider pass)
+ *            weight) | LOW (blend with MED) | VLOW (one more pass, wider)
  *   PLANE    robust plane over the 40 causal pixels (least squares, one
  *            reweighted pass): ON | OFF (plane at W misses) | CURVED
  *            (spatially weighted mean residual)
