@@ -18,6 +18,8 @@ static void usage(FILE *f)
         "  devices   list backends and devices (available, or absent with the reason)\n"
         "  validate  check a results file against the results schema\n"
         "  tune      tune a user's own kernel described by an XML descriptor\n"
+        "  export    a results file as CSV, and its tuning records as T4 JSON\n"
+        "  rerun     repeat one case of a results file exactly (--case KEY)\n"
         "  tune-study replay exhaustive tuning records: evaluations random search\n"
         "            and annealing need to come within 5%% of the best\n"
         "  compare   judge NEW results against BASE (or the stored baseline), case by case\n"
@@ -48,6 +50,10 @@ int main(int argc, char **argv)
         return dh_cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return dh_cmd_tune(argc - 1, argv + 1, argc, argv);
+    if (!strcmp(cmd, "export"))
+        return dh_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(cmd, "rerun"))
+        return dh_cmd_rerun(argc - 1, argv + 1, argc, argv);
     if (!strcmp(cmd, "tune-study"))
         return dh_cmd_tunestudy(argc - 1, argv + 1);
     if (!strcmp(cmd, "compare"))

@@ -1,0 +1,80 @@
+/* test_export.c — CSV and T4 exports of a results file. */
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/cli.h"
+#include "../results/xml.h"
+
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static void csv_and_t4(void **st)
+{
+    (void)st;
+    struct dh_run runs[2];
+    memset(runs, 0, sizeof runs);
+    for (int i = 0; i < 2; i++) {
+        struct dh_case *c = &runs[i].c;
+        c->bench = dh_bench_find("micro", "branch");
+        snprintf(c->suite, sizeof c->suite, "micro");
+        snprintf(c->bench_name, sizeof c->bench_name, "branch");
+        snprintf(c->variant, sizeof c->variant, i ? "gpu_tdr" : "baseline");
+        snprintf(c->backend, sizeof c->backend, "opencl");
+        snprintf(c->device_name, sizeof c->device_name, "dev, \"quoted\"");
+        snprintf(c->size, sizeof c->size, "small");
+        c->reps = 3;
+        dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
+        dh_pset_put(&c->params, "wg", "64", 64, DH_P_TUNABLE);
+        dh_case_identity(c);
+        runs[i].r.n = 3;
+        for (int k = 0; k < 3; k++)
+            runs[i].r.kernel_ms[k] = 1.0 + i + 0.01 * k;
+    }
+    struct dh_tuning *t = &runs[1].tune;
+    snprintf(t->strategy, sizeof t->strategy, "exhaustive");
+    t->n_eval = 2;
+    snprintf(t->eval[0].tunables, sizeof t->eval[0].tunables, "wg=64");
+    t->eval[0].ms = 2.0;
+    snprintf(t->eval[1].tunables, sizeof t->eval[1].tunables, "wg=128");
+    t->eval[1].status = DH_E_BUILD;
+    t->best = 0;
+    dh_run_derive(runs, 2);
+    struct dh_env env;
+    dh_env_fill(&env, 0, NULL);
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write("/tmp/dh-export.xml", &env, NULL, runs, 2, &e), 0);
+    char *argv[] = {"export", "/tmp/dh-export.xml", "--csv", "/tmp/dh-export.csv", "--t4",
+                    "/tmp/dh-export-t4", NULL};
+    assert_int_equal(dh_cmd_export(6, argv), 0);
+    assert_int_equal(count_lines("/tmp/dh-export.csv"), 3);     /* header + 2 runs */
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/dh-export-t4/%s.json", runs[1].c.key);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char buf[4096] = {0};
+    assert_true(fread(buf, 1, sizeof buf - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "\"schema_version\": \"1.0.0\""));
+    assert_non_null(strstr(buf, "\"invalidity\": \"correct\""));
+    assert_non_null(strstr(buf, "\"invalidity\": \"compile\""));
+    assert_non_null(strstr(buf, "\"wg\": 128"));
+    char *bad[] = {"export", "/tmp/dh-export.xml", NULL};
+    assert_int_equal(dh_cmd_export(2, bad), DH_EXIT_USAGE);
+    char *missing[] = {"export", "/nonexistent.xml", "--csv", "/tmp/x.csv", NULL};
+    assert_int_equal(dh_cmd_export(4, missing), DH_EXIT_INFRA);
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {cmocka_unit_test(csv_and_t4)};
+    return cmocka_run_group_tests_name("export", t, NULL, NULL);
+}
