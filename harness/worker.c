@@ -35,11 +35,32 @@ int dh_rotate_for(uint64_t bytes_per_copy)
     return bytes_per_copy >= (64ull << 20) ? 1 : 3;
 }
 
-static double now_ms(void)
+double dh_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+#define now_ms dh_now_ms
+
+void dh_verify_add(struct dh_verify *v, long index, double got, double want, int bad)
+{
+    double e = fabs(got - want);
+    v->checked++;
+    if (isnan(e))
+        v->max_abs_err = INFINITY;
+    else if (e > v->max_abs_err)
+        v->max_abs_err = e;
+    if (!bad)
+        return;
+    if (v->n_first < DH_MAX_MISMATCH) {
+        v->first[v->n_first].index = index;
+        v->first[v->n_first].got = got;
+        v->first[v->n_first].want = want;
+        v->n_first++;
+    }
+    v->mismatches++;
 }
 
 int dh_worker_open(struct dh_worker *w, const struct dh_backend_ops *be, int index,

@@ -102,4 +102,11 @@ int dh_bench_has_variant(const struct dh_bench *b, const char *variant);
 int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,
                    struct dh_err *err);
 
+/* Host wall clock in milliseconds (CLOCK_MONOTONIC), for host_ms. */
+double dh_now_ms(void);
+/* Record one compared output: counts it, keeps the largest error and the
+ * first DH_MAX_MISMATCH mismatches. `bad` says whether it is outside the
+ * benchmark's tolerance. */
+void dh_verify_add(struct dh_verify *v, long index, double got, double want, int bad);
+
 #endif

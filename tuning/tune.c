@@ -8,12 +8,6 @@
 
 #include <time.h>
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 const char *dh_tune_mode_name(enum dh_tune_mode m)
 {
@@ -82,10 +76,10 @@ static double eval(void *vctx, int i)
         ms = status ? -1 : je->ms;
     } else {
         static struct dh_result r;
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         if (dh_session_run(x->s, &c, &r))
             return -1;                          /* interrupted */
-        wall = now_ms() - t0;
+        wall = dh_now_ms() - t0;
         status = r.status;
         ms = metric(&r, c.variant);
         /* the kernel's own time: the timed runs, plus the verified first

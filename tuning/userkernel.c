@@ -503,20 +503,7 @@ static int uk_verify(void *st, struct dh_exec *x, struct dh_verify *v, struct dh
         for (long k = 0; k < b->count; k++) {
             double g = b->is_float ? ((float *)s->got)[k] : ((int *)s->got)[k];
             double w = b->is_float ? ((float *)s->ref[i])[k] : ((int *)s->ref[i])[k];
-            double e = fabs(g - w);
-            int bad = !(e <= uk.tolerance * fmax(1.0, fabs(w)));
-            v->checked++;
-            if (e > v->max_abs_err || isnan(e))
-                v->max_abs_err = isnan(e) ? INFINITY : e;
-            if (bad) {
-                if (v->n_first < DH_MAX_MISMATCH) {
-                    v->first[v->n_first].index = k;
-                    v->first[v->n_first].got = g;
-                    v->first[v->n_first].want = w;
-                    v->n_first++;
-                }
-                v->mismatches++;
-            }
+            dh_verify_add(v, k, g, w, !(fabs(g - w) <= uk.tolerance * fmax(1.0, fabs(w))));
         }
     }
     return 0;

@@ -251,12 +251,6 @@ static int cvp_upload(void *st, struct dh_exec *x, struct dh_err *err)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 /* cpu_tdr's host work before the launch: the tree on the CPU for every
  * pixel, a stable counting sort by model, the causal windows moved into
@@ -312,14 +306,14 @@ static int cvp_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .n_args = 5, .args = args};
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         regroup(s);
-        smp->host_ms = now_ms() - t0;
-        t0 = now_ms();
+        smp->host_ms = dh_now_ms() - t0;
+        t0 = dh_now_ms();
         if ((rc = x->be->copy(s->bpatch, s->patch, n * CVP_PS * sizeof *s->patch,
                               DH_TO_DEVICE, err)))
             return rc;
-        smp->xfer_ms = now_ms() - t0;   /* 45 pixels a pixel: beyond any upload */
+        smp->xfer_ms = dh_now_ms() - t0;   /* 45 pixels a pixel: beyond any upload */
     } else if (!strcmp(v, "gpu_tdr")) {
         l.kernel = "cvp_gpu_tdr";
         l.n_args = 4;
@@ -335,10 +329,10 @@ static int cvp_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
         if ((rc = x->be->copy(s->bres, s->res, n * 4, DH_TO_HOST, err))
             || (rc = x->be->copy(s->bctx, s->ctx, n * 4, DH_TO_HOST, err)))
             return rc;
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         put_back(s, s->res, s->tmp);
         put_back(s, s->ctx, s->hkey);
-        smp->host_ms += now_ms() - t0;
+        smp->host_ms += dh_now_ms() - t0;
     }
     return 0;
 }

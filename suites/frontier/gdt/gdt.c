@@ -231,12 +231,6 @@ static int gdt_upload(void *st, struct dh_exec *x, struct dh_err *err)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 /* cpu_tdr's host work before the launch: key, stable counting sort, and
  * every day of every instrument moved into the sorted order */
@@ -300,9 +294,9 @@ static int gdt_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
     memset(smp, 0, sizeof *smp);
     const char *v = x->c->variant;
     if (s->cpu_tdr) {
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         regroup(s);
-        smp->host_ms = now_ms() - t0;
+        smp->host_ms = dh_now_ms() - t0;
         /* the same bytes as any upload of the input */
         if ((rc = x->be->copy(s->bpx[r], s->mpx, cells * 4, DH_TO_DEVICE, err))
             || (rc = x->be->copy(s->brg[r], s->mrg, cells * 4, DH_TO_DEVICE, err))
@@ -321,9 +315,9 @@ static int gdt_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
          * variant's host work (the download itself every variant pays) */
         if ((rc = x->be->copy(s->bres, s->out, 3 * (size_t)g->n * 4, DH_TO_HOST, err)))
             return rc;
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         put_back(s, s->out, s->back);
-        smp->host_ms += now_ms() - t0;
+        smp->host_ms += dh_now_ms() - t0;
     }
     return 0;
 }
@@ -352,19 +346,8 @@ static int gdt_verify(void *st, struct dh_exec *x, struct dh_verify *vf, struct 
     }
     memset(vf, 0, sizeof *vf);
     for (long k = 0; k < 3 * n; k++) {
-        double gv = got[k], wv = s->g.ref[k], e = gv > wv ? gv - wv : wv - gv;
-        vf->checked++;
-        if (e > vf->max_abs_err)
-            vf->max_abs_err = e;
-        if (got[k] != s->g.ref[k]) {            /* integers: exact */
-            if (vf->n_first < DH_MAX_MISMATCH) {
-                vf->first[vf->n_first].index = k;
-                vf->first[vf->n_first].got = gv;
-                vf->first[vf->n_first].want = wv;
-                vf->n_first++;
-            }
-            vf->mismatches++;
-        }
+        /* integers: exact */
+        dh_verify_add(vf, k, (double)got[k], (double)s->g.ref[k], got[k] != s->g.ref[k]);
     }
     return 0;
 }

@@ -281,12 +281,6 @@ static int pl_upload(void *st, struct dh_exec *x, struct dh_err *err)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 /* cpu_tdr: the natural key of every unit, a stable counting sort by it
  * (perm[j] = unit at slot j), and the input columns moved into that order. */
@@ -333,9 +327,9 @@ static int pl_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp, s
     int dlt = !strcmp(v, "cpu_tdr");
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         regroup(s);
-        smp->host_ms = now_ms() - t0;
+        smp->host_ms = dh_now_ms() - t0;
         if ((rc = x->be->copy(s->bin[r], s->staged, (size_t)s->n * PL_NCOLS * 4, DH_TO_DEVICE, err)))
             return rc;                           /* same bytes as any upload */
     } else if (!strcmp(v, "gpu_tdr")) {
@@ -351,9 +345,9 @@ static int pl_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp, s
         for (int k = 0; k < 3; k++) {
             if ((rc = x->be->copy(s->bout[k], s->tmp, out_bytes, DH_TO_HOST, err)))
                 return rc;
-            double t0 = now_ms();
+            double t0 = dh_now_ms();
             put_back(s, s->tmp, s->got[k]);
-            smp->host_ms += now_ms() - t0;
+            smp->host_ms += dh_now_ms() - t0;
         }
     }
     return 0;

@@ -292,12 +292,6 @@ static int mb_upload(void *st, struct dh_exec *x, struct dh_err *err)
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
 
 /* Stable counting sort of item indices by key: perm[j] = item at slot j. */
 static void regroup_by_key(const struct mb_cfg *g, const int *key, int *perm)
@@ -329,7 +323,7 @@ static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .local = (size_t)s->cfg.wg, .n_args = 3, .args = args};
     memset(smp, 0, sizeof *smp);
     if (!strcmp(v, "cpu_tdr")) {
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         regroup_by_key(&s->cfg, s->key, s->perm);
         if (!s->cfg.mech_rr) {
             for (long j = 0; j < n; j++) {
@@ -337,12 +331,12 @@ static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                 s->kp[j] = s->key[s->perm[j]];
             }
         }
-        smp->host_ms = now_ms() - t0;
+        smp->host_ms = dh_now_ms() - t0;
         if (s->cfg.mech_rr) {
-            double t1 = now_ms();
+            double t1 = dh_now_ms();
             if ((rc = x->be->copy(s->bidx, s->perm, (size_t)n * 4, DH_TO_DEVICE, err)))
                 return rc;
-            smp->xfer_ms = now_ms() - t1;           /* the index array is extra */
+            smp->xfer_ms = dh_now_ms() - t1;           /* the index array is extra */
             l.kernel = "mb_rr";
             l.n_args = 4;
         } else if ((rc = x->be->copy(s->bx[r], s->xp, (size_t)n * 4, DH_TO_DEVICE, err))
@@ -362,10 +356,10 @@ static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
          * pays) */
         if ((rc = x->be->copy(s->by, s->y, (size_t)n * 4, DH_TO_HOST, err)))
             return rc;
-        double t0 = now_ms();
+        double t0 = dh_now_ms();
         for (long j = 0; j < n; j++)
             s->xp[s->perm[j]] = s->y[j];
-        smp->host_ms += now_ms() - t0;
+        smp->host_ms += dh_now_ms() - t0;
     }
     return 0;
 }
@@ -395,20 +389,8 @@ static int mb_verify(void *st, struct dh_exec *x, struct dh_verify *vf, struct d
     memset(vf, 0, sizeof *vf);
     for (long i = 0; i < n; i++) {
         double w = s->yref[i], g = got[i];
-        double e = fabs(g - w);
-        int bad = !(e <= 1e-6 * fmax(1.0, fabs(w)));   /* NaN counts as bad */
-        vf->checked++;
-        if (e > vf->max_abs_err || isnan(e))
-            vf->max_abs_err = isnan(e) ? INFINITY : e;
-        if (bad) {
-            if (vf->n_first < DH_MAX_MISMATCH) {
-                vf->first[vf->n_first].index = i;
-                vf->first[vf->n_first].got = g;
-                vf->first[vf->n_first].want = w;
-                vf->n_first++;
-            }
-            vf->mismatches++;
-        }
+        /* NaN counts as bad */
+        dh_verify_add(vf, i, g, w, !(fabs(g - w) <= 1e-6 * fmax(1.0, fabs(w))));
     }
     return 0;
 }
