@@ -13,7 +13,8 @@
 
 #include "../results/xml.h"
 
-enum dh_chart_kind { DH_CHART_SPEEDUP = 1, DH_CHART_CFE, DH_CHART_BREAKEVEN, DH_CHART_BACKENDS };
+enum dh_chart_kind { DH_CHART_SPEEDUP = 1, DH_CHART_CFE, DH_CHART_BREAKEVEN, DH_CHART_BACKENDS,
+                     DH_CHART_HEATMAP };
 
 struct dh_chart {
     enum dh_chart_kind kind;
@@ -85,5 +86,7 @@ void dh__note(struct dh_report *r, const char *fmt, ...) __attribute__((format(p
 void dh__bar_x(int w, int k, int K, double *x, double *bw);
 int dh__report_backends(struct dh_report *r, const char *suite, const char *bench,
                         char (*tb)[16], char (*td)[256], int nt, struct dh_err *err);
+/* report_heatmap.c: one wg x nf map per run tuned over both */
+int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
 
 #endif

@@ -437,5 +437,5 @@ int dh_report_charts(struct dh_report *r, struct dh_err *err)
                 return rc;
         }
     }
-    return 0;
+    return dh__report_heatmaps(r, err);
 }
