@@ -99,6 +99,11 @@ fi
 
 # ---- report (charts need gnuplot; without it the tables are still written) ----
 "$H" report "$OUT/results.xml" --out "$OUT/report" || say "report failed (compare's verdict stands)"
+# each case's history over the nights kept beside this one (same parent folder)
+mapfile -t nights < <(ls -1 "$(dirname "$OUT")"/*/results.xml 2>/dev/null | tail -n 60)
+if [ "${#nights[@]}" -ge 2 ]; then
+  "$H" history "${nights[@]}" --out "$OUT/history" >/dev/null || say "history failed"
+fi
 
 if [ "${ACCEPT:-0}" = 1 ] && [ "$rc" = 0 ] && [ "$first" = 0 ]; then
   "$H" baseline save "$OUT/results.xml" --dir "$BASELINE_DIR" && say "ACCEPT=1: baseline updated"

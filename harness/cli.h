@@ -17,6 +17,7 @@ int dh_cmd_devices(int argc, char **argv);
 int dh_cmd_validate(int argc, char **argv);
 int dh_cmd_tunestudy(int argc, char **argv);
 int dh_cmd_export(int argc, char **argv);
+int dh_cmd_history(int argc, char **argv);
 int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv);
 int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv);
 int dh_cmd_compare(int argc, char **argv);   /* cmd_compare.c */

@@ -24,7 +24,7 @@
 
 /* The gnuplot to run: $DH_GNUPLOT (a path or a name), else "gnuplot",
  * looked up on PATH. 0 and the path in out, or -1 when there is none. */
-static int find_gnuplot(char *out, size_t len)
+int dh__find_gnuplot(char *out, size_t len)
 {
     const char *want = getenv("DH_GNUPLOT");
     if (!want)
@@ -49,7 +49,7 @@ static int find_gnuplot(char *out, size_t len)
 
 /* Run `gnuplot NAME.gp` in dir, its output into NAME.log (removed when
  * empty). 0 when it succeeded and NAME.png exists. */
-static int draw(const char *gnuplot, const char *dir, const char *name)
+int dh__draw(const char *gnuplot, const char *dir, const char *name)
 {
     char script[256], log[4400], png[4400];
     snprintf(script, sizeof script, "%s.gp", name);
@@ -411,9 +411,9 @@ int dh_cmd_report(int argc, char **argv)
         goto done;
     }
     char gnuplot[4096];
-    int have = !find_gnuplot(gnuplot, sizeof gnuplot), failed = 0, drawn = 0;
+    int have = !dh__find_gnuplot(gnuplot, sizeof gnuplot), failed = 0, drawn = 0;
     for (int i = 0; have && i < r.n_charts; i++) {
-        r.charts[i].drawn = !draw(gnuplot, dir, r.charts[i].name);
+        r.charts[i].drawn = !dh__draw(gnuplot, dir, r.charts[i].name);
         if (r.charts[i].drawn)
             drawn++;
         else {

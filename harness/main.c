@@ -18,6 +18,7 @@ static void usage(FILE *f)
         "  devices   list backends and devices (available, or absent with the reason)\n"
         "  validate  check a results file against the results schema\n"
         "  tune      tune a user's own kernel described by an XML descriptor\n"
+        "  history   a case's nightly history across results files (charts, table)\n"
         "  export    a results file as CSV, and its tuning records as T4 JSON\n"
         "  rerun     repeat one case of a results file exactly (--case KEY)\n"
         "  tune-study replay exhaustive tuning records: evaluations random search\n"
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
         return dh_cmd_validate(argc - 1, argv + 1);
     if (!strcmp(cmd, "tune"))
         return dh_cmd_tune(argc - 1, argv + 1, argc, argv);
+    if (!strcmp(cmd, "history"))
+        return dh_cmd_history(argc - 1, argv + 1);
     if (!strcmp(cmd, "export"))
         return dh_cmd_export(argc - 1, argv + 1);
     if (!strcmp(cmd, "rerun"))

@@ -86,6 +86,10 @@ void dh__note(struct dh_report *r, const char *fmt, ...) __attribute__((format(p
 void dh__bar_x(int w, int k, int K, double *x, double *bw);
 int dh__report_backends(struct dh_report *r, const char *suite, const char *bench,
                         char (*tb)[16], char (*td)[256], int nt, struct dh_err *err);
+/* cmd_report.c: the gnuplot to run (0, or -1 when there is none), and
+ * drawing NAME.gp in dir (0 when NAME.png was made) */
+int dh__find_gnuplot(char *out, size_t len);
+int dh__draw(const char *gnuplot, const char *dir, const char *name);
 /* report_heatmap.c: one wg x nf map per run tuned over both */
 int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
 

@@ -73,8 +73,55 @@ static void csv_and_t4(void **st)
     assert_int_equal(dh_cmd_export(4, missing), DH_EXIT_INFRA);
 }
 
+static void history(void **st)
+{
+    (void)st;
+    /* two "nights" of the same case, a day apart */
+    struct dh_run run;
+    memset(&run, 0, sizeof run);
+    struct dh_case *c = &run.c;
+    c->bench = dh_bench_find("micro", "branch");
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "baseline");
+    snprintf(c->backend, sizeof c->backend, "opencl");
+    snprintf(c->device_name, sizeof c->device_name, "dev");
+    snprintf(c->size, sizeof c->size, "small");
+    c->reps = 3;
+    dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
+    dh_case_identity(c);
+    run.r.n = 3;
+    struct dh_env env;
+    struct dh_err e = {0};
+    dh_env_fill(&env, 0, NULL);
+    for (int night = 0; night < 2; night++) {
+        for (int k = 0; k < 3; k++)
+            run.r.kernel_ms[k] = 1.0 + 0.5 * night + 0.01 * k;
+        dh_run_derive(&run, 1);
+        snprintf(env.started, sizeof env.started, "2026-11-2%dT02:00:00Z", night + 1);
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/dh-night%d.xml", night);
+        assert_int_equal(dh_xml_write(path, &env, NULL, &run, 1, &e), 0);
+    }
+    char *argv[] = {"history", "/tmp/dh-night1.xml", "/tmp/dh-night0.xml", "--out",
+                    "/tmp/dh-history", NULL};
+    assert_int_equal(dh_cmd_history(5, argv), 0);
+    FILE *f = fopen("/tmp/dh-history/history.md", "r");
+    assert_non_null(f);
+    char buf[8192] = {0};
+    assert_true(fread(buf, 1, sizeof buf - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(buf, run.c.key));
+    /* nights in time order, whatever the argument order */
+    char *a = strstr(buf, "2026-11-21"), *b = strstr(buf, "2026-11-22");
+    assert_true(a && b && a < b);
+    assert_non_null(strstr(buf, "1.5100"));
+    char *one[] = {"history", "/tmp/dh-night0.xml", NULL};
+    assert_int_equal(dh_cmd_history(2, one), DH_EXIT_USAGE);
+}
+
 int main(void)
 {
-    const struct CMUnitTest t[] = {cmocka_unit_test(csv_and_t4)};
+    const struct CMUnitTest t[] = {cmocka_unit_test(csv_and_t4), cmocka_unit_test(history)};
     return cmocka_run_group_tests_name("export", t, NULL, NULL);
 }

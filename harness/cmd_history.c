@@ -1,0 +1,154 @@
+/* cmd_history.c — `harness history FILE... [--case KEY] [--out DIR]`: a
+ * case's nightly history. The results files (e.g. ci/nightly.sh's
+ * results/nightly/<time>/results.xml) are read in the order of their
+ * start times; per case present in two or more of them, a chart of its
+ * kernel median with the 95% interval per night, and one table of it all
+ * in DIR/history.md. --case limits it to one case (its key or a prefix). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../results/xml.h"
+#include "cli.h"
+#include "report.h"
+
+#define H_MAX_FILES 64
+#define H_MAX_CASES 48
+
+struct night {
+    char started[40];
+    struct dh_resultfile f;
+};
+
+static int by_time(const void *a, const void *b)
+{
+    return strcmp(((const struct night *)a)->started, ((const struct night *)b)->started);
+}
+
+int dh_cmd_history(int argc, char **argv)
+{
+    const char *out = "results/history", *only = NULL;
+    static struct night nights[H_MAX_FILES];
+    int n = 0;
+    struct dh_err e = {0};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+            only = argv[++i];
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n");
+            return DH_EXIT_USAGE;
+        } else if (n < H_MAX_FILES) {
+            if (dh_xml_read(argv[i], &nights[n].f, &e)) {
+                fprintf(stderr, "harness history: %s\n", e.msg);
+                for (int k = 0; k < n; k++)
+                    dh_resultfile_free(&nights[k].f);
+                return DH_EXIT_INFRA;
+            }
+            memcpy(nights[n].started, nights[n].f.env.started, sizeof nights[n].started);
+            n++;
+        }
+    }
+    if (n < 2) {
+        fprintf(stderr, "harness history: give two or more results files (one per night)\n");
+        for (int k = 0; k < n; k++)
+            dh_resultfile_free(&nights[k].f);
+        return DH_EXIT_USAGE;
+    }
+    qsort(nights, (size_t)n, sizeof *nights, by_time);
+    if (mkdir(out, 0755) && errno != EEXIST) {
+        fprintf(stderr, "harness history: cannot create %s: %s\n", out, strerror(errno));
+        return DH_EXIT_INFRA;
+    }
+    /* the cases: keys of the latest night first, present at least twice */
+    char keys[H_MAX_CASES][17];
+    int nk = 0;
+    for (int k = n - 1; k >= 0 && nk < H_MAX_CASES; k--)
+        for (int i = 0; i < nights[k].f.n_runs && nk < H_MAX_CASES; i++) {
+            const struct dh_run *u = &nights[k].f.runs[i];
+            if (only && strncmp(u->c.key, only, strlen(only)))
+                continue;
+            int seen = 0, present = 0;
+            for (int q = 0; q < nk; q++)
+                seen |= !strcmp(keys[q], u->c.key);
+            for (int m = 0; m < n; m++)
+                for (int j = 0; j < nights[m].f.n_runs; j++)
+                    present += !strcmp(nights[m].f.runs[j].c.key, u->c.key);
+            if (!seen && present >= 2)
+                snprintf(keys[nk++], sizeof keys[0], "%s", u->c.key);
+        }
+    char gnuplot[4096];
+    int have = !dh__find_gnuplot(gnuplot, sizeof gnuplot), drawn = 0;
+    char md[4200];
+    snprintf(md, sizeof md, "%s/history.md", out);
+    FILE *index = fopen(md, "w");
+    if (!index) {
+        fprintf(stderr, "harness history: cannot write %s: %s\n", md, strerror(errno));
+        return DH_EXIT_INFRA;
+    }
+    fprintf(index, "# divharness history\n\n%d results files, %s to %s.\n\n", n, nights[0].started,
+            nights[n - 1].started);
+    for (int q = 0; q < nk; q++) {
+        char name[64], path[4200], id[800] = "";
+        snprintf(name, sizeof name, "history-%s", keys[q]);
+        snprintf(path, sizeof path, "%s/%s.dat", out, name);
+        FILE *dat = fopen(path, "w");
+        if (!dat)
+            continue;
+        fprintf(index, "## %s\n\n| started | status | kernel median ms | 95%% interval | tunables |\n"
+                "|---|---|---:|---|---|\n", keys[q]);
+        int points = 0;
+        for (int m = 0; m < n; m++)
+            for (int j = 0; j < nights[m].f.n_runs; j++) {
+                const struct dh_run *u = &nights[m].f.runs[j];
+                if (strcmp(u->c.key, keys[q]))
+                    continue;
+                snprintf(id, sizeof id, "%s", u->c.id);
+                char tun[200];
+                dh_pset_format(&u->c.params, DH_P_TUNABLE, tun, sizeof tun);
+                int ok = !u->r.status && u->kernel.n > 0;
+                fprintf(index, "| %s | %s | %s%.4f | [%.4f, %.4f] | %s |\n", nights[m].started,
+                        dh_err_name(u->r.status), "", ok ? u->kernel.median : NAN,
+                        ok ? u->kernel.ci_lo : NAN, ok ? u->kernel.ci_hi : NAN, tun);
+                if (ok) {
+                    fprintf(dat, "%d\t%s\t%.6g\t%.6g\t%.6g\n", points, nights[m].started,
+                            u->kernel.median, u->kernel.ci_lo, u->kernel.ci_hi);
+                    points++;
+                }
+            }
+        fclose(dat);
+        snprintf(path, sizeof path, "%s/%s.gp", out, name);
+        FILE *gp = fopen(path, "w");
+        if (!gp)
+            continue;
+        fprintf(gp, "# %s.gp — made by `harness history`; redraw with: gnuplot %s.gp\n"
+                    "set datafile separator \"\\t\"\n"
+                    "do for [fmt in \"png svg\"] {\n"
+                    "  if (fmt eq \"png\") { set terminal pngcairo noenhanced size 900,420 font \"DejaVu Sans,10\" }"
+                    " else { set terminal svg noenhanced size 900,420 dynamic font \"DejaVu Sans,10\" background rgb \"white\" }\n"
+                    "  set output \"%s.\".fmt\n  reset\n  set datafile separator \"\\t\"\n"
+                    "  set title \"%s\" font \",9\"\n"
+                    "  set ylabel \"kernel median ms (95%% interval)\"\n"
+                    "  set xtics rotate by -30 font \",8\"\n  set grid ytics lc rgb \"#dddddd\"\n"
+                    "  set border 3\n  set tics nomirror out\n  set offsets 0.5, 0.5, 0, 0\n"
+                    "  plot \"%s.dat\" using 1:3:4:5:xtic(2) with yerrorlines lw 2 pt 7 "
+                    "lc rgb \"#1f77b4\" notitle\n  set output\n}\n",
+                name, name, name, id, name);
+        fclose(gp);
+        int ok = have && points >= 2 && !dh__draw(gnuplot, out, name);
+        drawn += ok;
+        fprintf(index, "\n%s\n\n", ok ? "" : "(chart not drawn: gnuplot missing or fewer than two timed nights)");
+        if (ok)
+            fprintf(index, "![%s](%s.png)\n\n", keys[q], name);
+    }
+    fclose(index);
+    printf("history: %s (%d case%s, %d chart%s drawn)\n", md, nk, nk == 1 ? "" : "s", drawn,
+           drawn == 1 ? "" : "s");
+    for (int k = 0; k < n; k++)
+        dh_resultfile_free(&nights[k].f);
+    return nk ? 0 : DH_EXIT_USAGE;
+}
