@@ -72,6 +72,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, baseline, report or help\n", cmd);
+            "tune, tune-study, compare, merge, baseline, report, history, export, rerun or help\n", cmd);
     return DH_EXIT_USAGE;
 }
