@@ -100,7 +100,7 @@ TEST_SRC  := $(filter-out $(EXCLUDE),$(wildcard tests/test_*.c))
 LIB_OBJ   := $(filter-out $(OBJDIR)/harness/main.o,$(OBJ))
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB_OBJ)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TEST  $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
