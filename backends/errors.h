@@ -26,7 +26,8 @@
     X(IO,          "io",          "file input/output error")                \
     X(DATA,        "data",        "corrupt or incompatible data")           \
     X(INTERRUPTED, "interrupted", "interrupted")                            \
-    X(INTERNAL,    "internal",    "internal error")
+    X(INTERNAL,    "internal",    "internal error")                         \
+    X(OVERFLOW,    "overflow",    "a counter overflowed")
 
 enum dh_code {
     DH_OK = 0,

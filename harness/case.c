@@ -25,8 +25,9 @@ void dh_case_identity(struct dh_case *c)
     for (char *p = dev; *p; p++)
         if (*p == '/')
             *p = '_';
-    snprintf(c->id, sizeof c->id, "%s/%s/%s/%s/%s/%s/%s", c->suite,
-             c->bench_name, var, c->backend, dev, c->size, wl);
+    snprintf(c->id, sizeof c->id, "%s/%s/%s/%s/%s/%s/%s%s", c->suite,
+             c->bench_name, var, c->backend, dev, c->size, wl,
+             c->instrumented ? "/instrumented" : "");
     uint64_t h = dh_fnv1a64(c->id, strlen(c->id), DH_FNV_OFFSET);
     snprintf(c->key, sizeof c->key, "%016llx", (unsigned long long)h);
 }

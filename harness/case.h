@@ -26,6 +26,10 @@ struct dh_case {
     int reps, warmup;
     double timeout_s;
     int profile;               /* 1: also run a counters pass */
+    int model;                 /* 1: obtain BBVs and price the run with the model */
+    int instrumented;          /* 1: time the profiling (DH_BBV) build itself;
+                                  part of the identity: never compared with
+                                  a plain build */
     char id[768];              /* canonical identity (see dh_case_identity) */
     char key[17];              /* 64-bit hash of id, hex */
 };

@@ -31,6 +31,10 @@ static void run_usage(FILE *f)
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
+        "  --no-model             skip the BBV profiling run and the model (modeled\n"
+        "                         CFE, speedups; regroup=sort|greedy|greedymax need it)\n"
+        "  --instrumented         time the profiling (BBV-counting) build itself;\n"
+        "                         such runs are never compared with plain ones\n"
         "  --isolate yes|no       run cases in worker processes (default yes)\n"
         "  --tune MODE            none, journal (default: the journal's best, else\n"
         "                         defaults), exhaustive, random, anneal (search again)\n"
@@ -194,7 +198,7 @@ static int parse_int_opt(const char *opt, const char *v, int lo, int hi, int *ou
 int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
-                               .timeout_s = 300, .profile = -1};
+                               .timeout_s = 300, .profile = -1, .model = 1};
     const char *out = NULL, *dump = NULL;
     int isolate = 1;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
@@ -257,6 +261,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         } else if (!strcmp(a, "--dump-source")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             dump = v;
+        } else if (!strcmp(a, "--no-model")) {
+            sel.model = 0;
+        } else if (!strcmp(a, "--instrumented")) {
+            sel.instrumented = 1;
         } else if (!strcmp(a, "--counters")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             if (!strcmp(v, "yes")) sel.profile = 1;

@@ -253,7 +253,8 @@ static int has_host_work(const struct dh_run *u)
 static int is_failure_status(int s)
 {
     return s == DH_E_BUILD || s == DH_E_LAUNCH || s == DH_E_TIMEOUT || s == DH_E_CRASH
-        || s == DH_E_RESOURCES || s == DH_E_INTERNAL || s == DH_E_DATA || s == DH_E_IO;
+        || s == DH_E_RESOURCES || s == DH_E_INTERNAL || s == DH_E_DATA || s == DH_E_IO
+        || s == DH_E_OVERFLOW;
 }
 
 static void judge(struct dh_cmp_case *cc, const struct dh_cmp_opts *o)

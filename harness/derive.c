@@ -37,6 +37,24 @@ void dh_run_derive(struct dh_run *runs, int n)
             u->cfe = u->r.ctr.cfe;
             strcpy(u->cfe_source, "counters");
         }
+        const struct dh_model_result *m = &u->r.model;
+        u->model_sp_weighted = u->model_sp_sched = u->model_dwr_improvement = NAN;
+        u->model_cfe_error = u->model_err_weighted = u->model_err_sched = NAN;
+        u->model_err_dwr = NAN;
+        if (u->r.status != 0 || !m->valid)
+            continue;
+        if (m->own.t_weighted > 0)
+            u->model_sp_weighted = m->base.t_weighted / m->own.t_weighted;
+        if (m->own.t_sched > 0)
+            u->model_sp_sched = m->base.t_sched / m->own.t_sched;
+        if (m->base.dwr > 0)
+            u->model_dwr_improvement = 1.0 - m->own.dwr / m->base.dwr;
+        if (isnan(u->cfe)) {
+            u->cfe = m->own.cfe;
+            strcpy(u->cfe_source, "model");
+        } else if (u->r.ctr.warp_width == m->warp_width) {
+            u->model_cfe_error = m->own.cfe - u->cfe;
+        }
     }
     for (int i = 0; i < n; i++) {
         struct dh_run *u = &runs[i];
@@ -68,6 +86,12 @@ void dh_run_derive(struct dh_run *runs, int n)
             }
             if (u->r.ceiling > 1.0 + 1e-9)
                 u->ceiling_share = (u->sp_kernel - 1.0) / (u->r.ceiling - 1.0);
+            if (u->r.model.valid && u->sp_kernel > 0) {
+                double got = 1.0 - 1.0 / u->sp_kernel;
+                u->model_err_weighted = fabs(1.0 - 1.0 / u->model_sp_weighted - got) * 100;
+                u->model_err_sched = fabs(1.0 - 1.0 / u->model_sp_sched - got) * 100;
+                u->model_err_dwr = fabs(u->model_dwr_improvement - got) * 100;
+            }
             break;
         }
     }

@@ -166,6 +166,8 @@ static int plan_bench(struct growing *g, const struct dh_bench *b, const struct 
         c.warmup = sel->warmup;
         c.timeout_s = sel->timeout_s;
         c.profile = sel->profile < 0 ? (dev && dev->has_counters) : sel->profile;
+        c.model = sel->model;
+        c.instrumented = sel->instrumented;
         struct open_choice open[8];
         int n_open = 0, explicit_choices = 0;
         /* defaults of every parameter this variant uses */

@@ -22,6 +22,8 @@ struct dh_selection {
     int reps, warmup;
     double timeout_s;
     int profile;                /* -1 = where the backend has counters */
+    int model;                  /* 1 = BBV model pass (default) */
+    int instrumented;           /* 1 = time the profiling build */
     int n_params;
     const char *params[64];     /* "k=v" */
 };

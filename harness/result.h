@@ -14,6 +14,27 @@
 
 #define DH_MAX_SAMPLES 256
 
+/* The BBV model's view of one run (harness/bbv.h): the case's own item
+ * order ("own": the regrouping of a cpu_tdr run, else the launch order)
+ * and the launch order ("base"), both from the workload's BBVs. */
+struct dh_model_point {
+    double cfe;             /* at the device's warp width */
+    double dwr;             /* divergent-warp ratio */
+    double t_weighted;      /* cycles, BBV-weighted */
+    double t_sched;         /* cycles, BBV-weighted-scheduled */
+};
+struct dh_model_result {
+    int valid;
+    char table[32];         /* latency table */
+    char bbv_source[16];    /* "profile" */
+    int n_blocks;
+    long n_items, n_classes;    /* items, distinct BBVs */
+    double acquire_ms;      /* the profiling run + download */
+    int warp_width, wg, cus, slots;
+    double cfe32, cfe64;    /* own order, warps of 32 and 64 */
+    struct dh_model_point own, base;
+};
+
 struct dh_result {
     int status;                   /* dh_code, 0 = verified and timed */
     char message[1024];           /* one line, when status != 0 */
@@ -32,6 +53,7 @@ struct dh_result {
     int warp_width;
     int has_counters;
     struct dh_counters ctr;
+    struct dh_model_result model;
 };
 
 /* How a run's tunables were chosen (tuning/tune.c). */
@@ -68,6 +90,15 @@ struct dh_run {
     double inv_cfe_baseline;      /* 1/CFE of the matching baseline */
     double potential_share;       /* (speedup-1)/(1/CFE-1) */
     double ceiling_share;         /* (speedup-1)/(ceiling-1) */
+    /* the model against the measurement (NAN where either is missing):
+     * modeled speedups T(launch order)/T(own order); the divergent-warp
+     * ratio's predicted improvement 1 - dwr/base_dwr; errors: CFE in
+     * points (modeled - measured), speedups as |improvement predicted -
+     * improvement measured| in points of percent, improvement = 1 - 1/speedup
+     * (the paper's Table V) */
+    double model_sp_weighted, model_sp_sched, model_dwr_improvement;
+    double model_cfe_error;
+    double model_err_weighted, model_err_sched, model_err_dwr;
     struct dh_tuning tune;
 };
 

@@ -20,6 +20,13 @@ struct dh_worker {
     const struct dh_bench *bench;
     void *state;
     char state_id[800];
+    /* BBVs of that workload (kept with it; a failure is kept too, so
+     * the variants of one workload do not repeat a failing profile) */
+    struct dh_bbv bbv;
+    uint32_t *bbv_counts;
+    double *bbv_cost;
+    int bbv_tried, bbv_status;
+    char bbv_message[1024];
 };
 
 int dh_worker_open(struct dh_worker *w, const struct dh_backend_ops *be, int index,

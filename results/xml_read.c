@@ -176,6 +176,9 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             c->device = (int)dprop(e, "device", 0);
             sprop(e, "device_name", c->device_name, sizeof c->device_name);
             sprop(e, "size", c->size, sizeof c->size);
+            char ins[8];
+            sprop(e, "instrumented", ins, sizeof ins);
+            c->instrumented = !strcmp(ins, "true");
             read_params(e, &c->params);
             c->bench = dh_bench_find(c->suite, c->bench_name);
         } else if (is(e, "tunables")) {
@@ -255,6 +258,29 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                 if (!strcmp(b, "true"))
                     tu->best = k;
             }
+        } else if (is(e, "model")) {
+            struct dh_model_result *m = &r->model;
+            m->valid = 1;
+            sprop(e, "table", m->table, sizeof m->table);
+            sprop(e, "bbv", m->bbv_source, sizeof m->bbv_source);
+            m->n_blocks = (int)dprop(e, "blocks", 0);
+            m->n_items = (long)dprop(e, "items", 0);
+            m->n_classes = (long)dprop(e, "classes", 0);
+            m->acquire_ms = dprop(e, "acquire_ms", NAN);
+            m->warp_width = (int)dprop(e, "warp_width", 32);
+            m->wg = (int)dprop(e, "wg", 0);
+            m->cus = (int)dprop(e, "cus", 1);
+            m->slots = (int)dprop(e, "slots", 1);
+            m->own.cfe = dprop(e, "cfe", NAN);
+            m->cfe32 = dprop(e, "cfe32", NAN);
+            m->cfe64 = dprop(e, "cfe64", NAN);
+            m->own.dwr = dprop(e, "dwr", NAN);
+            m->own.t_weighted = dprop(e, "t_weighted", NAN);
+            m->own.t_sched = dprop(e, "t_sched", NAN);
+            m->base.cfe = dprop(e, "base_cfe", NAN);
+            m->base.dwr = dprop(e, "base_dwr", NAN);
+            m->base.t_weighted = dprop(e, "base_t_weighted", NAN);
+            m->base.t_sched = dprop(e, "base_t_sched", NAN);
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
             r->warp_width = (int)dprop(e, "warp_width", 32);

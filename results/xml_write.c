@@ -138,6 +138,8 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     attr(cs, "backend", "%s", c->backend);
     attr(cs, "device", "%d", c->device);
     attr(cs, "device_name", "%s", c->device_name);
+    if (c->instrumented)
+        attr(cs, "instrumented", "true");
     attr(cs, "size", "%s", c->size);
     params(cs, &c->params, 0);
     params(xmlNewChild(n, NULL, BAD_CAST "tunables", NULL), &c->params, 1);
@@ -228,6 +230,37 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
             if (k == tu->best)
                 attr(ev, "best", "true");
         }
+    }
+    const struct dh_model_result *m = &r->model;
+    if (m->valid) {
+        xmlNodePtr mn = xmlNewChild(n, NULL, BAD_CAST "model", NULL);
+        attr(mn, "table", "%s", m->table);
+        attr(mn, "bbv", "%s", m->bbv_source);
+        attr(mn, "blocks", "%d", m->n_blocks);
+        attr(mn, "items", "%ld", m->n_items);
+        attr(mn, "classes", "%ld", m->n_classes);
+        attr_d(mn, "acquire_ms", m->acquire_ms);
+        attr(mn, "warp_width", "%d", m->warp_width);
+        attr(mn, "wg", "%d", m->wg);
+        attr(mn, "cus", "%d", m->cus);
+        attr(mn, "slots", "%d", m->slots);
+        attr_d(mn, "cfe", m->own.cfe);
+        attr_d(mn, "cfe32", m->cfe32);
+        attr_d(mn, "cfe64", m->cfe64);
+        attr_d(mn, "dwr", m->own.dwr);
+        attr_d(mn, "t_weighted", m->own.t_weighted);
+        attr_d(mn, "t_sched", m->own.t_sched);
+        attr_d(mn, "base_cfe", m->base.cfe);
+        attr_d(mn, "base_dwr", m->base.dwr);
+        attr_d(mn, "base_t_weighted", m->base.t_weighted);
+        attr_d(mn, "base_t_sched", m->base.t_sched);
+        attr_d(mn, "speedup_weighted", u->model_sp_weighted);
+        attr_d(mn, "speedup_sched", u->model_sp_sched);
+        attr_d(mn, "improvement_dwr", u->model_dwr_improvement);
+        attr_d(mn, "cfe_error", u->model_cfe_error);
+        attr_d(mn, "speedup_error_weighted", u->model_err_weighted);
+        attr_d(mn, "speedup_error_sched", u->model_err_sched);
+        attr_d(mn, "speedup_error_dwr", u->model_err_dwr);
     }
     if (r->ceiling > 0) {
         xmlNodePtr cl = xmlNewChild(n, NULL, BAD_CAST "ceiling", NULL);

@@ -34,6 +34,38 @@ struct dh_verify {
     struct { long index; double got, want; } first[DH_MAX_MISMATCH];
 };
 
+/* ---- basic-block vectors (see dialect.h DH_BB and harness/bbv.h) ----
+ * A benchmark lists its marked blocks in id order, each with the
+ * operations one execution performs, counted in the kernel source by
+ * class (the latency table of a device class prices each class). */
+struct dh_bb_ops {
+    float fp;     /* fp32 add, mul, fma, min, max, abs */
+    float alu;    /* int32 add, sub, logic, shift, compare, select, min, max, abs */
+    float mul;    /* int32 multiply (or multiply-add) */
+    float div;    /* int32 divide or remainder by a variable; 64-bit multiply */
+    float ldg;    /* load from global memory */
+    float stg;    /* store to global memory */
+    float lds;    /* local (shared) memory load or store */
+    float atom;   /* local-memory atomic */
+    float bar;    /* work-group barrier */
+    float br;     /* branch: a condition tested, a loop iteration, a switch */
+};
+struct dh_bb_def {
+    const char *name;
+    struct dh_bb_ops ops;
+};
+
+/* Per-item BBVs of one workload, handed to a benchmark's run (cpu_tdr
+ * regroupings) by the worker. counts[item * n_blocks + block]. */
+struct dh_bbv {
+    long n_items;
+    int n_blocks;
+    const uint32_t *counts;
+    const double *block_cost;   /* modeled cycles of one execution, per block */
+    double acquire_ms;          /* what obtaining them cost (profiling run + download) */
+    char source[16];            /* "profile" */
+};
+
 /* The worker's handle on the device, passed to every benchmark op. */
 struct dh_exec {
     const struct dh_backend_ops *be;
@@ -45,6 +77,10 @@ struct dh_exec {
     int profiling;          /* set by the harness: launches read counters */
     struct dh_counters ctr; /* summed over the launches of a profiled run */
     int n_profiled;
+    struct dh_buffer *bbv_buf; /* set: profiling build, appended to every launch */
+    const struct dh_bbv *bbv;  /* the workload's BBVs, when the case needs them */
+    const int *order;          /* set by cpu_tdr runs: slot j -> item order[j],
+                                  so the model can price the regrouping */
 };
 
 struct dh_bench {
@@ -87,6 +123,16 @@ struct dh_bench {
     void (*teardown)(void *state, struct dh_exec *x);  /* x may be NULL */
     /* Free the host data of setup(). */
     void (*release)(void *state);
+
+    /* Basic blocks marked with DH_BB in the kernel (NULL: not marked), and
+     * what bounds the benchmark: "compute" or "memory" (declared by its
+     * author; the model is judged on the compute-bound ones). */
+    const struct dh_bb_def *blocks;
+    int n_blocks;
+    const char *bound;
+    /* Work-items of one launch of the profiled (baseline) kernel: the BBV
+     * buffer holds n_blocks counters per item. */
+    long (*items)(void *state);
 };
 
 int dh_bench_count(void);

@@ -73,7 +73,7 @@
  * wave64 works; on CUDA the upper half is zero. dh_lane() is the lane in
  * the warp, dh_shfl() reads lane `src`'s value. Only from uniform control
  * flow (all lanes of the warp). */
-#if defined(DH_LANG_CUDA) || defined(DH_LANG_HIP)
+#if (defined(DH_LANG_CUDA) || defined(DH_LANG_HIP)) && !defined(DH_NO_WARP_VOTES)
 #define DH_HAS_BALLOT 1
 typedef unsigned long long dh_mask_t;
 #if defined(DH_LANG_HIP)
@@ -86,6 +86,60 @@ typedef unsigned long long dh_mask_t;
 #define dh_popc(m) __popcll(m)
 #define dh_lane() (dh_lid() % DH_WAVE)
 #define dh_lanemask_lt(lane) ((lane) == 0 ? 0ull : (~0ull >> (64 - (lane))))
+#endif
+/* DH_NO_WARP_VOTES (set by a backend, e.g. HIP on AMD) leaves the votes
+ * and the forms built on them out. AMD device code: DH_WAVE must be the
+ * wavefront this code is compiled for (gfx9 runs wave64, gfx10+ wave32
+ * unless built with -mwavefrontsize64); lanes and masks depend on it. */
+#if defined(__AMDGCN_WAVEFRONT_SIZE) && __AMDGCN_WAVEFRONT_SIZE != DH_WAVE
+#error "DH_WAVE differs from the wavefront size this code is compiled for"
+#endif
+
+/* ---- basic-block vectors (BBV) -------------------------------------------
+ * A profiling build (-D DH_BBV=1 -D DH_BBV_NB=<blocks>, added by the
+ * harness) counts how often each work-item executes each marked basic
+ * block; a plain build compiles every marker to nothing. Per item the
+ * counters are DH_BBV_NB consecutive 32-bit words (item-major), in a
+ * buffer the harness appends as the last argument of every launch.
+ *
+ *   DH_KERNEL void k(DH_GLOBAL float *x DH_BBV_KARGS)   every kernel, last
+ *   DH_BBV_ITEM(i);     at the top of a kernel: counters of item i (again
+ *                       after a remap: the counters follow the item)
+ *   DH_BB(id);          block `id` executed once
+ *   DH_BB_N(id, n);     block `id` executed n times (a loop body whose
+ *                       trip count is known at its head)
+ *   helper functions that mark blocks take DH_BBV_FARGS and are called
+ *   with DH_BBV_PASS:  DH_DEVICE int f(int a DH_BBV_FARGS) / f(a DH_BBV_PASS)
+ *
+ * Counters saturate at 0xffffffff instead of wrapping; the harness treats
+ * a saturated counter as an overflow (an error), never as a count. Block
+ * ids are the benchmark's own (its block table in the host code lists
+ * their names and operation mixes, in id order).
+ */
+#ifdef DH_BBV
+#ifndef DH_BBV_NB
+#error "a profiling build (DH_BBV) needs DH_BBV_NB, the number of blocks"
+#endif
+#define DH_BBV_KARGS , DH_GLOBAL unsigned *dh__bbv_base
+#define DH_BBV_FARGS , DH_GLOBAL unsigned *dh__bbv
+#define DH_BBV_PASS , dh__bbv
+#define DH_BBV_ITEM(i) DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB
+#define DH_BBV_REITEM(i) (dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB)
+DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
+{
+    unsigned c = *p, s = c + n;
+    *p = s < c ? 0xffffffffu : s;      /* saturate: overflow is detected */
+}
+#define DH_BB(id) dh__bbv_add(dh__bbv + (id), 1u)
+#define DH_BB_N(id, n) dh__bbv_add(dh__bbv + (id), (unsigned)(n))
+#else
+#define DH_BBV_KARGS
+#define DH_BBV_FARGS
+#define DH_BBV_PASS
+#define DH_BBV_ITEM(i) do { } while (0)
+#define DH_BBV_REITEM(i) ((void)0)
+#define DH_BB(id) do { } while (0)
+#define DH_BB_N(id, n) do { } while (0)
 #endif
 
 #endif

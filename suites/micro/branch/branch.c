@@ -1,9 +1,11 @@
 /* micro/branch — host side: generator, CPU reference, variants.
  * Kernel: branch.k (read it first). Variants:
  *   baseline                  the branch as written
- *   cpu_tdr[mech=dlt|rr]      host groups items by key (stable counting
- *                             sort) and moves the data (dlt) or passes an
- *                             index array (rr); host time measured
+ *   cpu_tdr[mech=dlt|rr,      host groups items by key (stable counting
+ *     regroup=key|sort|       sort) or by their basic-block vectors
+ *     greedy|greedymax]       (suites/lib/regroup.h) and moves the data
+ *                             (dlt) or passes an index array (rr); host
+ *                             time measured, the BBVs' profiling included
  *   gpu_tdr[alg=hot|dgi]      remap in the kernel before each layer
  *   melded                    loops issued once, epilogues under branch
  */
@@ -15,6 +17,7 @@
 
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
+#include "../../lib/regroup.h"
 #include "../../suite.h"
 
 extern const char dh_src_micro_branch[];   /* branch.k, embedded by make */
@@ -27,7 +30,11 @@ static const struct dh_param_def params[] = {
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"},
     {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "dgi", "gpu_tdr", "on-GPU remap algorithm (hot_warp, dgi_scan: warp votes, CUDA/HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt,rr", "dlt", "cpu_tdr", "apply the host regrouping by data layout (dlt) or index array (rr)"},
-    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by branch key"},
+    {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
+     "host regrouping: by branch key, or by basic-block vectors (sort, greedy, greedymax)"},
+    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
+     "items per group of the BBV regroupings (a multiple of the warp width)",
+     "regroup=greedy,greedymax"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
     {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=dgi"},
     {0},
@@ -104,6 +111,14 @@ static int mb_check(const struct dh_case *c, const struct dh_device_info *dev,
         snprintf(why, len, "layers=2 supports paths=2 or 4 (paths=%d gives %d leaves)",
                  g.P, g.P * g.P);
         return -DH_E_CONSTRAINT;
+    }
+    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
+        int grp = (int)dh_pset_num(&c->params, "group", 64);
+        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
+            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
+                     "would share warps", grp, dev->warp_width);
+            return -DH_E_CONSTRAINT;
+        }
     }
     if (g.n % g.wg) {
         snprintf(why, len, "wg=%d does not divide the %ld items of size %s: use a power of two",
@@ -323,15 +338,22 @@ static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .local = (size_t)s->cfg.wg, .n_args = 3, .args = args};
     memset(smp, 0, sizeof *smp);
     if (!strcmp(v, "cpu_tdr")) {
-        double t0 = dh_now_ms();
-        regroup_by_key(&s->cfg, s->key, s->perm);
+        double t0 = dh_now_ms(), bbv_ms = 0;
+        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
+            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
+                return rc;
+            t0 = dh_now_ms();
+        } else {
+            regroup_by_key(&s->cfg, s->key, s->perm);
+        }
+        x->order = s->perm;
         if (!s->cfg.mech_rr) {
             for (long j = 0; j < n; j++) {
                 s->xp[j] = s->x[s->perm[j]];
                 s->kp[j] = s->key[s->perm[j]];
             }
         }
-        smp->host_ms = dh_now_ms() - t0;
+        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
         if (s->cfg.mech_rr) {
             double t1 = dh_now_ms();
             if ((rc = x->be->copy(s->bidx, s->perm, (size_t)n * 4, DH_TO_DEVICE, err)))
@@ -443,6 +465,30 @@ static void mb_release(void *st)
     free(s);
 }
 
+/* Blocks marked in branch.k, in id order (MB_BB_*): operations per
+ * execution, counted in the source. Epilogue shapes cycle with k % 4
+ * (MB_EPI): fma; max and subtract; subtract and abs; mul, min and add;
+ * each behind its switch case. */
+#define MB_EPI_OPS(k) {.fp = (k) % 4 == 0 ? 1 : (k) % 4 == 3 ? 3 : 2, .br = 1}
+#define MB_L1(k) {"l1_loop" #k, {.fp = 1}}
+#define MB_E1(k) {"l1_epi" #k, MB_EPI_OPS(k)}
+#define MB_L2(k) {"l2_loop" #k, {.fp = 1}}
+#define MB_E2(k) {"l2_epi" #k, MB_EPI_OPS(k)}
+static const struct dh_bb_def blocks[] = {
+    {"entry", {.alu = 3, .ldg = 2, .stg = 1, .br = 1}},
+    MB_L1(0), MB_L1(1), MB_L1(2), MB_L1(3), MB_L1(4), MB_L1(5), MB_L1(6), MB_L1(7),
+    MB_E1(0), MB_E1(1), MB_E1(2), MB_E1(3), MB_E1(4), MB_E1(5), MB_E1(6), MB_E1(7),
+    MB_L2(0), MB_L2(1), MB_L2(2), MB_L2(3), MB_L2(4), MB_L2(5), MB_L2(6), MB_L2(7),
+    MB_L2(8), MB_L2(9), MB_L2(10), MB_L2(11), MB_L2(12), MB_L2(13), MB_L2(14), MB_L2(15),
+    MB_E2(0), MB_E2(1), MB_E2(2), MB_E2(3), MB_E2(4), MB_E2(5), MB_E2(6), MB_E2(7),
+    MB_E2(8), MB_E2(9), MB_E2(10), MB_E2(11), MB_E2(12), MB_E2(13), MB_E2(14), MB_E2(15),
+};
+
+static long mb_items(void *st)
+{
+    return ((struct mb_state *)st)->cfg.n;
+}
+
 const struct dh_bench dh_bench_micro_branch = {
     .suite = "micro",
     .name = "branch",
@@ -462,4 +508,8 @@ const struct dh_bench dh_bench_micro_branch = {
     .ceiling = mb_ceiling,
     .teardown = mb_teardown,
     .release = mb_release,
+    .blocks = blocks,
+    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
+    .bound = "compute",
+    .items = mb_items,
 };

@@ -1,0 +1,217 @@
+/* bbv.c — the BBV performance model (bbv.h). */
+#include "bbv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const dh_opc_names[DH_OPC_N] = {
+    "fp", "alu", "mul", "div", "ldg", "stg", "lds", "atom", "bar", "br",
+};
+
+/* The tables. Cycles: dependent-issue latencies. NVIDIA sm_90 from
+ * published Hopper microbenchmarks (FFMA, IMAD, IADD3/LOP3 4 cycles;
+ * shared memory 29; a global load hitting L1 33; a barrier ~20); integer
+ * division by a variable is a ~20-instruction sequence, 64-bit multiplies
+ * 3 IMADs. Issue counts (instructions per source operation) were fitted
+ * on micro/branch against CUPTI's counts only: a global access carries
+ * an address computation, a branch a compare, a loop iteration its
+ * counter update and test. docs/model.md tells the story. */
+static const struct dh_latency_table builtin[] = {
+    {
+        .name = "nvidia-sm90",
+        .origin = "Hopper microbenchmark latencies; issue counts fitted on micro/branch "
+                  "(CUPTI)",
+        /*           fp  alu mul div ldg stg lds atom bar br */
+        .cycles = {  4,  4,  4, 60, 33,  4, 29, 40, 20,  6 },
+        .issue  = {  1,  1,  1, 20,  2,  2,  1,  1,  1,  2 },
+        .max_threads_per_cu = 2048,
+        .max_groups_per_cu = 32,
+    },
+    {
+        .name = "generic",
+        .origin = "unit costs: one cycle and one instruction per operation, a "
+                  "division 20; no device measurement behind it",
+        .cycles = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1 },
+        .issue  = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1 },
+        .max_threads_per_cu = 0,
+        .max_groups_per_cu = 1,
+    },
+};
+
+int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct dh_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return dh_err_set(err, DH_E_IO, "cannot read latency table %s: %s", path,
+                          strerror(errno));
+    *t = builtin[1];
+    snprintf(t->name, sizeof t->name, "file");
+    snprintf(t->origin, sizeof t->origin, "%s", path);
+    char line[256];
+    int ln = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char *h = strchr(line, '#');
+        if (h)
+            *h = 0;
+        char key[32];
+        double a, b;
+        int k = sscanf(line, "%31s %lf %lf", key, &a, &b);
+        if (k <= 0)
+            continue;
+        if (k >= 2 && !strcmp(key, "name")) {
+            continue;
+        } else if (k == 2 && !strcmp(key, "threads_per_cu")) {
+            t->max_threads_per_cu = (int)a;
+            continue;
+        } else if (k == 2 && !strcmp(key, "groups_per_cu")) {
+            t->max_groups_per_cu = (int)a;
+            continue;
+        }
+        int c = -1;
+        for (int i = 0; i < DH_OPC_N; i++)
+            if (!strcmp(key, dh_opc_names[i]))
+                c = i;
+        if (c < 0 || k != 3 || !(a >= 0) || !(b >= 0)) {
+            fclose(f);
+            return dh_err_set(err, DH_E_USAGE,
+                              "%s line %d: expected \"CLASS CYCLES ISSUE\" with CLASS one of "
+                              "fp alu mul div ldg stg lds atom bar br (or threads_per_cu N, "
+                              "groups_per_cu N)", path, ln);
+        }
+        t->cycles[c] = a;
+        t->issue[c] = b;
+    }
+    fclose(f);
+    return 0;
+}
+
+int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_table *t,
+                         struct dh_err *err)
+{
+    const char *file = getenv("DH_LATENCY_TABLE");
+    if (file && *file)
+        return dh_latency_table_load(file, t, err);
+    if (dev && !strcmp(dev->arch, "sm_90"))
+        *t = builtin[0];
+    else if (dev && strstr(dev->name, "H100"))
+        *t = builtin[0];
+    else
+        *t = builtin[1];
+    return 0;
+}
+
+void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_latency_table *t,
+                        double *cycles, double *inst)
+{
+    for (int b = 0; b < n; b++) {
+        const float *o = &blocks[b].ops.fp;   /* the classes, in dh_opc_names order */
+        double cy = 0, in = 0;
+        for (int c = 0; c < DH_OPC_N; c++) {
+            cy += o[c] * t->cycles[c];
+            in += o[c] * t->issue[c];
+        }
+        cycles[b] = cy;
+        inst[b] = in;
+    }
+}
+
+int dh_bbv_slots(const struct dh_latency_table *t, int wg)
+{
+    int s = t->max_groups_per_cu > 0 ? t->max_groups_per_cu : 1;
+    if (t->max_threads_per_cu > 0 && wg > 0 && t->max_threads_per_cu / wg < s)
+        s = t->max_threads_per_cu / wg;
+    return s < 1 ? 1 : s;
+}
+
+/* a binary min-heap of slot finish times */
+static void heap_down(double *h, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l] < h[m]) m = l;
+        if (r < n && h[r] < h[m]) m = r;
+        if (m == i)
+            return;
+        double t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *inst,
+                    const int *order, int w, int wg, int cus, int slots,
+                    struct dh_bbv_metrics *m)
+{
+    int nb = b->n_blocks;
+    long n = b->n_items;
+    memset(m, 0, sizeof *m);
+    if (w < 1) w = 1;
+    if (wg < 1) wg = w;
+    if (cus < 1) cus = 1;
+    if (slots < 1) slots = 1;
+    uint32_t *mx = malloc((size_t)nb * sizeof *mx);
+    int nslot = cus * slots;
+    double *heap = calloc((size_t)nslot, sizeof *heap);
+    if (!mx || !heap) {
+        free(mx); free(heap);
+        m->cfe = m->dwr = m->t_weighted = m->t_sched = NAN;
+        return;
+    }
+    double thread_inst = 0, warp_inst = 0, total = 0, group_t = 0;
+    long divergent = 0;
+    for (long s0 = 0; s0 < n; s0 += w) {
+        long s1 = s0 + w < n ? s0 + w : n;
+        int div = 0;
+        const uint32_t *first = b->counts + (size_t)(order ? order[s0] : s0) * nb;
+        memcpy(mx, first, (size_t)nb * 4);
+        for (long s = s0; s < s1; s++) {
+            const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
+            for (int k = 0; k < nb; k++) {
+                thread_inst += inst[k] * v[k];
+                if (v[k] != first[k])
+                    div = 1;
+                if (v[k] > mx[k])
+                    mx[k] = v[k];
+            }
+        }
+        double tw = 0;
+        for (int k = 0; k < nb; k++) {
+            tw += cycles[k] * mx[k];
+            warp_inst += inst[k] * mx[k];
+        }
+        divergent += div;
+        m->warps++;
+        total += tw;
+        group_t += tw;
+        /* a work-group ends: it goes to the slot that frees first */
+        if (s1 % wg == 0 || s1 == n) {
+            heap[0] += group_t;
+            heap_down(heap, nslot, 0);
+            group_t = 0;
+        }
+    }
+    double mk = 0;
+    for (int i = 0; i < nslot; i++)
+        if (heap[i] > mk)
+            mk = heap[i];
+    m->cfe = warp_inst > 0 ? thread_inst / (warp_inst * w) : NAN;
+    m->dwr = m->warps ? (double)divergent / (double)m->warps : NAN;
+    m->t_weighted = total / cus;
+    m->t_sched = mk;
+    free(mx);
+    free(heap);
+}
+
+long dh_bbv_overflow(const struct dh_bbv *b, int *block)
+{
+    size_t total = (size_t)b->n_items * (size_t)b->n_blocks;
+    for (size_t i = 0; i < total; i++)
+        if (b->counts[i] == 0xffffffffu) {
+            *block = (int)(i % (size_t)b->n_blocks);
+            return (long)(i / (size_t)b->n_blocks);
+        }
+    return -1;
+}

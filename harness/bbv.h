@@ -1,0 +1,78 @@
+/* bbv.h — the basic-block-vector performance model
+ * (papers/bbv-regrouping-tcad2016.txt, section IV).
+ *
+ * Inputs: per-item BBVs from a profiling run (dialect.h DH_BB), the
+ * benchmark's block table (operations per block, suite.h dh_bb_def) and a
+ * latency table for the device class, which prices each operation class
+ * in cycles (the paper's instruction latencies) and in issued instructions
+ * (what CFE counts). From those:
+ *
+ *   warp cost      T_w  = sum_b cost[b] x max_{t in w} BBV_t[b]     (2, 3)
+ *   BBV-weighted   T    = sum over work-groups of sum_w T_w / #CU    (4, 5)
+ *   BBV-weighted-scheduled: the work-groups, in launch order, go to the
+ *                  first free of #CU x occupancy slots (dynamic
+ *                  round-robin); T = the last one's finish time
+ *   modeled CFE    sum_t sum_b inst[b] BBV_t[b]
+ *                  / (W x sum_w sum_b inst[b] max_{t in w} BBV_t[b])
+ *   divergent-warp ratio  share of warps whose items' BBVs differ
+ *
+ * Any item order (a regrouping) is priced from the same BBVs, so the
+ * modeled speedup of a regrouping is T(identity) / T(order).
+ */
+#ifndef DH_BBV_H
+#define DH_BBV_H
+
+#include <stdint.h>
+
+#include "../backends/backend.h"
+#include "../suites/suite.h"
+
+#define DH_OPC_N 10
+extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br */
+
+/* One device class: cycles and issued instructions per operation, and
+ * what bounds how many work-groups a compute unit runs at once. */
+struct dh_latency_table {
+    char name[32];
+    char origin[160];          /* where the numbers come from */
+    double cycles[DH_OPC_N];
+    double issue[DH_OPC_N];
+    int max_threads_per_cu;    /* 0: one work-group per compute unit */
+    int max_groups_per_cu;
+};
+
+/* The table for a device: DH_LATENCY_TABLE=FILE overrides; else the
+ * built-in class matching the device (NVIDIA sm_90, or "generic"). A bad
+ * file is an error naming the line. */
+int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_table *t,
+                         struct dh_err *err);
+/* Parse a table file: lines "class cycles issue" (class one of
+ * dh_opc_names), "threads_per_cu N", "groups_per_cu N", '#' comments. */
+int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct dh_err *err);
+
+/* Per block: modeled cycles and issued instructions of one execution. */
+void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_latency_table *t,
+                        double *cycles, double *inst);
+
+struct dh_bbv_metrics {
+    double cfe;                /* at warp width w */
+    double dwr;                /* divergent-warp ratio */
+    double t_weighted;         /* cycles, BBV-weighted */
+    double t_sched;            /* cycles, BBV-weighted-scheduled */
+    long warps;
+};
+
+/* Price the items in `order` (slot j runs item order[j]; NULL = identity)
+ * with warps of `w` items, work-groups of `wg`, on `cus` compute units
+ * with `slots` work-groups each at once. */
+void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *inst,
+                    const int *order, int w, int wg, int cus, int slots,
+                    struct dh_bbv_metrics *m);
+
+/* Work-groups of `wg` items one compute unit runs at once under table t. */
+int dh_bbv_slots(const struct dh_latency_table *t, int wg);
+
+/* The first saturated counter (an overflow), or -1: *item, *block set. */
+long dh_bbv_overflow(const struct dh_bbv *b, int *block);
+
+#endif

@@ -1,0 +1,53 @@
+/* regroup.h — host thread regrouping by basic-block vectors, for cpu_tdr
+ * (papers/bbv-regrouping-tcad2016.txt, section V).
+ *
+ * Items with identical BBVs behave identically, so every algorithm works
+ * on the distinct BBVs ("classes") and their multiplicities, never on
+ * item pairs: a frontier workload of a million items has a few hundred
+ * classes.
+ *
+ *   sort       lexicographic order of the BBVs, then `group` consecutive
+ *              items per group
+ *   greedy     Algorithm 1: identical items merge first (gain without
+ *              cost), then the pair of groups with the largest
+ *              gain = benefit - cost (eq. 8-10, block costs as weights)
+ *              merges; a merged group of `group` items or more emits its
+ *              first `group` items as a finished group
+ *   greedymax  Algorithm 2: groups are formed one at a time, each seeded
+ *              with the costliest remaining item (eq. 11), filled with
+ *              items identical to a member, else the item of largest gain;
+ *              groups come out in descending latency (load balance under
+ *              the dynamic round-robin block scheduler)
+ *
+ * The result is a permutation: perm[j] = the item placed at slot j; a
+ * benchmark applies it by moving data (mech=dlt) or passing it as an
+ * index array (mech=rr).
+ */
+#ifndef DH_REGROUP_H
+#define DH_REGROUP_H
+
+#include "../../backends/errors.h"
+#include "../suite.h"
+
+enum dh_regroup_alg { DH_RG_SORT = 1, DH_RG_GREEDY, DH_RG_GREEDYMAX };
+
+/* "sort" | "greedy" | "greedymax" -> the algorithm; 0 for anything else
+ * (a benchmark's own regroupings such as "key"). */
+int dh_regroup_parse(const char *name);
+
+/* Order the items of `b` by `alg` in groups of `group` items (> 0).
+ * 0, or -DH_E_RESOURCES / -DH_E_USAGE with err filled. */
+int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, int *perm,
+                   struct dh_err *err);
+
+/* Distinct BBVs among the items (-1 when out of memory). */
+long dh_regroup_classes(const struct dh_bbv *b);
+
+/* For a benchmark's cpu_tdr run: regroup by the case's `regroup` choice
+ * with the case's `group` tunable, from the BBVs the worker handed over
+ * (x->bbv). *host_ms gets what it cost on the host, including obtaining
+ * the BBVs (x->bbv->acquire_ms: every new input needs its profiling run).
+ * Sets x->order = perm. Fails clearly when the worker has no BBVs. */
+int dh_regroup_exec(struct dh_exec *x, int *perm, double *host_ms, struct dh_err *err);
+
+#endif
