@@ -24,6 +24,7 @@ int dh_cmd_compare(int argc, char **argv);   /* cmd_compare.c */
 int dh_cmd_merge(int argc, char **argv);     /* cmd_merge.c */
 int dh_cmd_baseline(int argc, char **argv);  /* cmd_merge.c */
 int dh_cmd_report(int argc, char **argv);    /* cmd_report.c */
+int dh_cmd_emit(int argc, char **argv);      /* cmd_emit.c */
 /* Exit code for an error code. */
 int dh_exit_for(int code);
 

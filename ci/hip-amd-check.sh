@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# ci/hip-amd-check.sh BUILD — compile every kernel build for AMD GPUs with
+# hipcc, on a machine without a GPU.
+#
+# `harness emit` writes the exact source and options of every build a run
+# makes (every benchmark, variant, choice, default workload point and
+# size) for a device of the given wavefront width; each is compiled as
+# hipRTC would: HIP source, hip_runtime.h pre-included, device code only,
+# for each arch in HIP_ARCHS (default: gfx90a, CDNA2, wave64; gfx1030,
+# RDNA2, wave32), with DH_WAVE = that arch's wavefront width. The
+# warp-vote forms are compiled too (the hip backend runs them on AMD only
+# with DH_HIP_WARP_VOTES=1), and one check shows that a warp-vote build
+# with DH_NO_WARP_VOTES (what the backend passes on AMD by default) fails
+# at a name the backend recognises.
+#
+# Exit: 0 all compiled; 1 a build failed (its log is printed); 77 hipcc
+# is not installed (the caller reports SKIPPED); 3 harness missing.
+set -uo pipefail
+build=${1:-build}
+hipcc=${HIPCC:-hipcc}
+archs=${HIP_ARCHS:-gfx90a gfx1030}
+jobs=${JOBS:-$(nproc)}
+if ! command -v "$hipcc" >/dev/null 2>&1; then
+  echo "hip-amd-check: $hipcc not found (apt-get install hipcc): skipped"
+  exit 77
+fi
+[ -x "$build/harness" ] || { echo "hip-amd-check: no $build/harness (run make)"; exit 3; }
+tmp=$(mktemp -d /tmp/dh-hip-amd.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+wave_of() {  # gfx9 (GCN/CDNA) runs wave64; gfx10 and later default to wave32
+  case $1 in gfx9*|gfx8*) echo 64 ;; *) echo 32 ;; esac
+}
+
+compile_one() {  # arch src -> 0/1, log beside src
+  local arch=$1 src=$2 opts
+  opts=$(cat "${src%.hip}.options")
+  # shellcheck disable=SC2086
+  "$hipcc" -x hip -include hip/hip_runtime.h --offload-arch="$arch" --cuda-device-only \
+      -O2 -c $opts "$src" -o "${src%.hip}.o" >"${src%.hip}.log" 2>&1
+}
+export -f compile_one
+export hipcc
+
+fail=0; total=0; t0=$(date +%s)
+for arch in $archs; do
+  wave=$(wave_of "$arch")
+  dir=$tmp/$arch
+  "$build/harness" emit --out "$dir" --backend hip --wave "$wave" >/dev/null || {
+    echo "hip-amd-check: harness emit failed"; exit 3; }
+  n=$(ls "$dir"/*.hip | wc -l)
+  total=$((total + n))
+  ls "$dir"/*.hip | xargs -P "$jobs" -I{} bash -c 'compile_one "$0" "$1" || echo "FAIL $1"' "$arch" {} \
+      > "$tmp/$arch.fails"
+  nf=$(grep -c '^FAIL' "$tmp/$arch.fails")
+  echo "hip-amd-check: $arch (wave$wave): $((n - nf)) of $n builds compiled"
+  if [ "$nf" -gt 0 ]; then
+    fail=1
+    while read -r _ src; do
+      id=$(basename "${src%.hip}")
+      echo "--- $arch build $id: $(awk -F'\t' -v id="$id" '$1 == id {print $2}' "$dir/builds.tsv")"
+      grep -E "error" "${src%.hip}.log" | head -5
+    done < <(grep '^FAIL' "$tmp/$arch.fails")
+  fi
+done
+
+# the backend's default on AMD: a warp-vote build with DH_NO_WARP_VOTES must
+# fail at a warp-vote name (the hip backend turns that into a clear refusal)
+arch=${archs%% *}
+vote=$(awk -F'\t' '/alg=(hot_warp|dgi_scan)/ {print $1; exit}' "$tmp/$arch/builds.tsv")
+if [ -n "$vote" ]; then
+  src=$tmp/$arch/$vote.hip
+  opts=$(cat "$tmp/$arch/$vote.options")
+  # shellcheck disable=SC2086
+  if "$hipcc" -x hip -include hip/hip_runtime.h --offload-arch="$arch" --cuda-device-only \
+       -c $opts -DDH_NO_WARP_VOTES "$src" -o "$tmp/novote.o" >"$tmp/novote.log" 2>&1; then
+    echo "hip-amd-check: build $vote compiled with DH_NO_WARP_VOTES: the warp-vote forms are not switched off"
+    fail=1
+  elif ! grep -qE "dh_tdr_hot_warp|dh_tdr_dgi_scan|DH_TDR_SCAN_INTS|dh_ballot" "$tmp/novote.log"; then
+    echo "hip-amd-check: build $vote with DH_NO_WARP_VOTES failed for another reason:"
+    grep error "$tmp/novote.log" | head -5
+    fail=1
+  else
+    echo "hip-amd-check: DH_NO_WARP_VOTES leaves the warp-vote forms out (build $vote refused as expected)"
+  fi
+fi
+echo "hip-amd-check: $total builds, $(( $(date +%s) - t0 )) s, $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail
