@@ -93,8 +93,14 @@ int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_tab
                          struct dh_err *err)
 {
     const char *file = getenv("DH_LATENCY_TABLE");
-    if (file && *file)
+    if (file && *file) {
+        for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+            if (!strcmp(file, builtin[i].name)) {
+                *t = builtin[i];
+                return 0;
+            }
         return dh_latency_table_load(file, t, err);
+    }
     if (dev && !strcmp(dev->arch, "sm_90"))
         *t = builtin[0];
     else if (dev && strstr(dev->name, "H100"))

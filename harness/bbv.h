@@ -41,7 +41,8 @@ struct dh_latency_table {
     int max_groups_per_cu;
 };
 
-/* The table for a device: DH_LATENCY_TABLE=FILE overrides; else the
+/* The table for a device: DH_LATENCY_TABLE=NAME (a built-in table:
+ * nvidia-sm90, generic) or =FILE overrides; else the
  * built-in class matching the device (NVIDIA sm_90, or "generic"). A bad
  * file is an error naming the line. */
 int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_table *t,

@@ -388,6 +388,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return DH_EXIT_INFRA;
     }
     summary(runs, n);
+    dh_model_summary(runs, n);
     for (int i = 0; i < n; i++) {
         const struct dh_tuning *t = &runs[i].tune;
         if (!t->strategy[0])

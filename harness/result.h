@@ -104,6 +104,8 @@ struct dh_run {
 
 /* Statistics, speedups against the matching baseline, shares. */
 void dh_run_derive(struct dh_run *runs, int n);
+/* Print the model next to the measurement (runs with a model only). */
+void dh_model_summary(const struct dh_run *runs, int n);
 /* 1 when a's identity equals b's except for the variant and its choices. */
 int dh_same_workload(const struct dh_case *a, const struct dh_case *b);
 

@@ -1,0 +1,82 @@
+/* model_report.c — the BBV model next to the measurement, in a run's
+ * summary (dh_model_summary, declared in result.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "result.h"
+
+static void cell(double v, const char *fmt, int width)
+{
+    if (isnan(v))
+        printf(" %*s", width, "-");
+    else
+        printf(fmt, width, v);
+}
+
+static const char *bound_of(const struct dh_run *u)
+{
+    return u->c.bench && u->c.bench->bound ? u->c.bench->bound : "?";
+}
+
+void dh_model_summary(const struct dh_run *runs, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= runs[i].r.status == 0 && runs[i].r.model.valid;
+    if (!any)
+        return;
+    printf("\nBBV model vs measurement (CFE error in points; speedup errors as |modeled - "
+           "measured improvement| in points, improvement = 1 - 1/speedup)\n");
+    printf("%-8s %-30s %-36s %7s %7s %6s %8s %8s %8s %8s %6s %6s %6s\n", "bench", "workload",
+           "variant", "CFE", "model", "err", "speedup", "weightd", "sched", "dwr-imp", "err-w",
+           "err-s", "err-d");
+    double s_cfe = 0, s_w = 0, s_s = 0, s_d = 0;
+    int k_cfe = 0, k_sp = 0;
+    const char *table = NULL;
+    for (int i = 0; i < n; i++) {
+        const struct dh_run *u = &runs[i];
+        const struct dh_model_result *m = &u->r.model;
+        if (u->r.status != 0 || !m->valid)
+            continue;
+        table = m->table;
+        char label[300], wl[200];
+        dh_case_variant_label(&u->c, label, sizeof label);
+        dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
+        int measured_cfe = !strcmp(u->cfe_source, "counters");
+        printf("%-8s %-30.30s %-36.36s", u->c.bench_name, wl, label);
+        cell(measured_cfe ? u->cfe : NAN, " %*.3f", 7);
+        cell(m->own.cfe, " %*.3f", 7);
+        cell(isnan(u->model_cfe_error) ? NAN : 100 * u->model_cfe_error, " %*.1f", 6);
+        cell(u->has_speedup ? u->sp_kernel : NAN, " %*.2f", 8);
+        cell(u->has_speedup ? u->model_sp_weighted : NAN, " %*.2f", 8);
+        cell(u->has_speedup ? u->model_sp_sched : NAN, " %*.2f", 8);
+        cell(u->has_speedup ? 100 * u->model_dwr_improvement : NAN, " %*.0f", 8);
+        cell(u->model_err_weighted, " %*.1f", 6);
+        cell(u->model_err_sched, " %*.1f", 6);
+        cell(u->model_err_dwr, " %*.1f", 6);
+        printf("  %s\n", bound_of(u));
+        if (strcmp(bound_of(u), "compute"))
+            continue;
+        if (!isnan(u->model_cfe_error)) {
+            s_cfe += fabs(u->model_cfe_error) * 100;
+            k_cfe++;
+        }
+        if (!isnan(u->model_err_sched)) {
+            s_w += u->model_err_weighted;
+            s_s += u->model_err_sched;
+            s_d += u->model_err_dwr;
+            k_sp++;
+        }
+    }
+    printf("mean over the compute-bound benchmarks (latency table %s): ", table ? table : "?");
+    if (k_cfe)
+        printf("|CFE error| %.1f points (%d runs); ", s_cfe / k_cfe, k_cfe);
+    else
+        printf("no measured CFE (no counters here); ");
+    if (k_sp)
+        printf("speedup error BBV-weighted %.1f, BBV-weighted-scheduled %.1f, divergent-warp "
+               "ratio %.1f points (%d runs)\n", s_w / k_sp, s_s / k_sp, s_d / k_sp, k_sp);
+    else
+        printf("no regrouped run with a baseline to compare\n");
+}
