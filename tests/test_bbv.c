@@ -1,0 +1,236 @@
+/* test_bbv.c — basic-block vectors: the model against hand-worked cases,
+ * the three regroupings' invariants, overflow detection, the latency table
+ * file, and (needs an OpenCL device, else SKIPPED) a profiling run of
+ * micro/branch whose every counter is known in advance. */
+#include <math.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/bbv.h"
+#include "../harness/plan.h"
+#include "../harness/worker.h"
+#include "../suites/lib/regroup.h"
+
+/* 2 blocks; block 0 costs 1 cycle / 1 instruction, block 1 10 / 10 */
+static const double cyc2[2] = {1, 10}, inst2[2] = {1, 10};
+
+static void model_hand_worked(void **st)
+{
+    (void)st;
+    /* 4 items, warps of 2: items 0,1 run block 1 once and twice; items
+     * 2,3 identical (block 0 three times) */
+    uint32_t c[8] = {0, 1, 0, 2, 3, 0, 3, 0};
+    struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c, .block_cost = cyc2};
+    struct dh_bbv_metrics m;
+    dh_bbv_metrics(&b, cyc2, inst2, NULL, 2, 2, 1, 1, &m);
+    assert_int_equal(m.warps, 2);
+    /* warp 0: max (0, 2) -> 20 cycles; warp 1: (3, 0) -> 3 */
+    assert_true(fabs(m.t_weighted - 23) < 1e-9);
+    assert_true(fabs(m.t_sched - 23) < 1e-9);          /* one slot: the sum */
+    assert_true(fabs(m.dwr - 0.5) < 1e-9);             /* warp 0 diverges */
+    /* thread inst 10 + 20 + 3 + 3 = 36; warp inst (20 + 3) x 2 lanes */
+    assert_true(fabs(m.cfe - 36.0 / 46.0) < 1e-12);
+    /* two compute units: weighted halves, scheduled = the longer group */
+    dh_bbv_metrics(&b, cyc2, inst2, NULL, 2, 2, 2, 1, &m);
+    assert_true(fabs(m.t_weighted - 11.5) < 1e-9);
+    assert_true(fabs(m.t_sched - 20) < 1e-9);
+    /* an order that pairs items 1 and 3 with 0 and 2 changes the price */
+    int order[4] = {0, 2, 1, 3};
+    dh_bbv_metrics(&b, cyc2, inst2, order, 2, 2, 1, 1, &m);
+    assert_true(fabs(m.t_weighted - (13 + 23)) < 1e-9);
+    assert_true(fabs(m.dwr - 1.0) < 1e-9);
+}
+
+static void scheduled_balances(void **st)
+{
+    (void)st;
+    /* 3 groups of costs 10, 1, 1 on 2 slots: launch order 10 | 1+1 -> 10;
+     * order 1, 1, 10 -> slot A 1 then 10 = 11 */
+    uint32_t c[3] = {10, 1, 1};
+    double cy[1] = {1}, in[1] = {1};
+    struct dh_bbv b = {.n_items = 3, .n_blocks = 1, .counts = c, .block_cost = cy};
+    struct dh_bbv_metrics m;
+    dh_bbv_metrics(&b, cy, in, NULL, 1, 1, 2, 1, &m);
+    assert_true(fabs(m.t_sched - 10) < 1e-9);
+    int order[3] = {1, 2, 0};
+    dh_bbv_metrics(&b, cy, in, order, 1, 1, 2, 1, &m);
+    assert_true(fabs(m.t_sched - 11) < 1e-9);
+    assert_true(fabs(m.t_weighted - 6) < 1e-9);        /* 12 / 2 either way */
+}
+
+/* n items of k classes (class = i * 7 % k), class j runs block j j+1 times */
+static uint32_t *classes_input(long n, int k, int nb)
+{
+    uint32_t *c = calloc((size_t)n * nb, 4);
+    for (long i = 0; i < n; i++) {
+        int cl = (int)((i * 7) % k);
+        c[i * nb + cl] = (uint32_t)cl + 1;
+        c[i * nb + nb - 1] = 1;               /* a shared block */
+    }
+    return c;
+}
+
+static void check_perm(const int *perm, long n)
+{
+    char *seen = calloc((size_t)n, 1);
+    for (long j = 0; j < n; j++) {
+        assert_true(perm[j] >= 0 && perm[j] < n);
+        assert_false(seen[perm[j]]);
+        seen[perm[j]] = 1;
+    }
+    free(seen);
+}
+
+static void regroupings(void **st)
+{
+    (void)st;
+    const long n = 1000;
+    const int k = 5, nb = 6, group = 32;
+    uint32_t *c = classes_input(n, k, nb);
+    double cost[6] = {1, 2, 4, 8, 16, 1};
+    struct dh_bbv b = {.n_items = n, .n_blocks = nb, .counts = c, .block_cost = cost};
+    assert_int_equal(dh_regroup_classes(&b), k);
+    int *perm = malloc(n * sizeof *perm);
+    struct dh_err e = {0};
+    for (int alg = DH_RG_SORT; alg <= DH_RG_GREEDYMAX; alg++) {
+        assert_int_equal(dh_regroup_bbv(&b, alg, group, perm, &e), 0);
+        check_perm(perm, n);
+        /* each class is 200 items: 6 whole groups of its own and a rest of
+         * 8, so at most k mixed groups of `group`; sorting makes runs */
+        int mixed = 0;
+        for (long g = 0; g < n; g += group) {
+            long end = g + group < n ? g + group : n;
+            int first = (int)((perm[g] * 7) % k), mix = 0;
+            for (long j = g; j < end; j++)
+                mix |= (int)((perm[j] * 7) % k) != first;
+            mixed += mix;
+        }
+        assert_true(mixed <= k);
+        if (alg == DH_RG_SORT)
+            for (long j = 1; j < n; j++)      /* lexicographic: class 4 first */
+                assert_true((perm[j - 1] * 7) % k >= (perm[j] * 7) % k);
+        if (alg == DH_RG_GREEDYMAX) {
+            /* groups come out costliest first: class 4 (cost 16 x 5) */
+            for (long j = 0; j < group; j++)
+                assert_int_equal((perm[j] * 7) % k, 4);
+        }
+    }
+    /* the model prices every regrouping at least as well as launch order */
+    double inst[6] = {1, 1, 1, 1, 1, 1};
+    struct dh_bbv_metrics m0, m1;
+    dh_bbv_metrics(&b, cost, inst, NULL, 32, 64, 1, 1, &m0);
+    assert_int_equal(dh_regroup_bbv(&b, DH_RG_GREEDY, group, perm, &e), 0);
+    dh_bbv_metrics(&b, cost, inst, perm, 32, 64, 1, 1, &m1);
+    assert_true(m1.t_weighted < m0.t_weighted / 2);
+    assert_true(m1.cfe > 0.85 && m0.cfe < 0.5);
+    /* bad group */
+    assert_int_equal(dh_regroup_bbv(&b, DH_RG_GREEDY, 0, perm, &e), -DH_E_USAGE);
+    free(perm);
+    free(c);
+}
+
+static void overflow_found(void **st)
+{
+    (void)st;
+    uint32_t c[6] = {1, 2, 3, 4, 0xffffffffu, 6};
+    struct dh_bbv b = {.n_items = 3, .n_blocks = 2, .counts = c};
+    int blk = -1;
+    assert_int_equal(dh_bbv_overflow(&b, &blk), 2);
+    assert_int_equal(blk, 0);
+    c[4] = 0xfffffffeu;
+    assert_int_equal(dh_bbv_overflow(&b, &blk), -1);
+}
+
+static void latency_file(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/dh-lat-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# a device\nfp 5 1\nldg 400 2\nthreads_per_cu 1024\n");
+    fclose(f);
+    struct dh_latency_table t;
+    struct dh_err e = {0};
+    assert_int_equal(dh_latency_table_load(path, &t, &e), 0);
+    assert_true(t.cycles[0] == 5 && t.cycles[4] == 400 && t.issue[4] == 2);
+    assert_int_equal(t.max_threads_per_cu, 1024);
+    assert_int_equal(dh_bbv_slots(&t, 256), 1);       /* generic: 1 group max */
+    f = fopen(path, "w");
+    fprintf(f, "fp 5 1\nflops 3 1\n");
+    fclose(f);
+    assert_int_equal(dh_latency_table_load(path, &t, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "line 2"));
+    unlink(path);
+}
+
+/* micro/branch, paths=4 iters=24: every item's BBV is known from its key:
+ * entry once, its path's loop 24 times, its epilogue once. */
+static void profile_micro(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    struct dh_selection sel = {.suite = "micro", .size = "small", .reps = 2, .warmup = 1,
+                               .timeout_s = 300, .device = -1, .backends = "opencl",
+                               .variants = "cpu_tdr", .model = 1};
+    const char *p[] = {"paths=4", "layers=1", "iters=24", "regroup=greedymax", "mech=rr"};
+    for (int i = 0; i < 5; i++)
+        sel.params[sel.n_params++] = p[i];
+    struct dh_run *runs;
+    int n;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    assert_int_equal(n, 1);
+    struct dh_worker w;
+    assert_int_equal(dh_worker_open(&w, dh_backend_find("opencl"), 0, &e), 0);
+    dh_worker_run(&w, &runs[0].c, &runs[0].r);
+    if (runs[0].r.status)
+        fprintf(stderr, "%s\n", runs[0].r.message);
+    assert_int_equal(runs[0].r.status, 0);
+    const struct dh_bbv *b = &w.bbv;
+    assert_int_equal(b->n_blocks, 49);
+    assert_int_equal(b->n_items, 1 << 15);
+    /* the host's keys: regenerate through the state is private, so read
+     * them back from the counters' shape: exactly one path per item */
+    long per_path[4] = {0};
+    for (long i = 0; i < b->n_items; i++) {
+        const uint32_t *v = b->counts + i * 49;
+        assert_int_equal(v[0], 1);                     /* entry */
+        int paths = 0, k = -1;
+        for (int q = 0; q < 8; q++)
+            if (v[1 + q]) {
+                paths++;
+                k = q;
+                assert_int_equal(v[1 + q], 24);        /* the loop */
+                assert_int_equal(v[9 + q], 1);         /* its epilogue */
+            }
+        assert_int_equal(paths, 1);
+        assert_true(k < 4);
+        per_path[k]++;
+        for (int q = 17; q < 49; q++)
+            assert_int_equal(v[q], 0);                 /* no layer 2 */
+    }
+    for (int q = 0; q < 4; q++)                        /* random keys: ~8192 each */
+        assert_true(per_path[q] > 7000 && per_path[q] < 9400);
+    /* the run was priced: launch order vs the regrouping */
+    const struct dh_model_result *m = &runs[0].r.model;
+    assert_true(m->valid);
+    assert_int_equal(m->n_classes, 4);
+    assert_true(m->own.cfe > 0.95 && m->base.cfe < 0.5);
+    assert_true(m->base.t_weighted / m->own.t_weighted > 2.5);
+    assert_true(runs[0].r.host_ms[0] >= m->acquire_ms);   /* profiling counted */
+    dh_worker_close(&w);
+    free(runs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
+        cmocka_unit_test(regroupings),       cmocka_unit_test(overflow_found),
+        cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
+    };
+    return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
+}
