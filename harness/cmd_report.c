@@ -212,6 +212,57 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
     fprintf(f, "\n\n");
 }
 
+static void num(FILE *f, double v, const char *fmt)
+{
+    if (isnan(v))
+        fprintf(f, " - |");
+    else {
+        fputc(' ', f);
+        fprintf(f, fmt, v);
+        fprintf(f, " |");
+    }
+}
+
+/* The BBV model next to the measurement (docs/model.md). */
+static void model_section(FILE *f, const struct dh_resultfile *rf)
+{
+    int any = 0;
+    for (int i = 0; i < rf->n_runs && !any; i++)
+        any = rf->runs[i].r.status == 0 && rf->runs[i].r.model.valid;
+    if (!any)
+        return;
+    fprintf(f, "\n## BBV model vs measurement\n\n"
+               "Modeled from the basic-block vectors of a profiling run (docs/model.md). "
+               "CFE error in points; speedup errors = |modeled - measured improvement| in "
+               "points, improvement = 1 - 1/speedup.\n\n"
+               "| bench | backend | workload | variant | bound | CFE | modeled CFE | error | "
+               "speedup | BBV-weighted | BBV-w-scheduled | dwr improvement | error w | "
+               "error s | error dwr |\n"
+               "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < rf->n_runs; i++) {
+        const struct dh_run *u = &rf->runs[i];
+        const struct dh_model_result *m = &u->r.model;
+        if (u->r.status != 0 || !m->valid)
+            continue;
+        char label[300], wl[300];
+        dh_case_variant_label(&u->c, label, sizeof label);
+        dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
+        fprintf(f, "| %s | %s | %s | %s | %s |", u->c.bench_name, u->c.backend, wl, label,
+                u->c.bench && u->c.bench->bound ? u->c.bench->bound : "?");
+        num(f, !strcmp(u->cfe_source, "counters") ? u->cfe : NAN, "%.3f");
+        num(f, m->own.cfe, "%.3f");
+        num(f, isnan(u->model_cfe_error) ? NAN : 100 * u->model_cfe_error, "%+.1f");
+        num(f, u->has_speedup ? u->sp_kernel : NAN, "%.2fx");
+        num(f, u->has_speedup ? u->model_sp_weighted : NAN, "%.2fx");
+        num(f, u->has_speedup ? u->model_sp_sched : NAN, "%.2fx");
+        num(f, u->has_speedup ? 100 * u->model_dwr_improvement : NAN, "%.0f%%");
+        num(f, u->model_err_weighted, "%.1f");
+        num(f, u->model_err_sched, "%.1f");
+        num(f, u->model_err_dwr, "%.1f");
+        fputc('\n', f);
+    }
+}
+
 static int write_index(const struct dh_report *r, int have_gnuplot, int failed,
                        struct dh_err *err)
 {
@@ -323,6 +374,7 @@ static int write_index(const struct dh_report *r, int have_gnuplot, int failed,
             }
         }
     }
+    model_section(f, rf);
     if (r->n_notes) {
         fprintf(f, "## Notes\n\n");
         for (int i = 0; i < r->n_notes; i++)
