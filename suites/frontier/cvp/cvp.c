@@ -3,9 +3,13 @@
  * and the CPU reference are in cvp_model.c; the kernels in cvp.k (read
  * its header first). Variants:
  *   baseline          cvp_baseline: nested branches, image in place
- *   cpu_tdr[mech=dlt, the host walks the tree for every pixel (features
- *     regroup=key]    and tree on the CPU), stable-sorts the pixels by
- *                     model, copies each pixel's causal window into a
+ *   cpu_tdr[mech=dlt, the host orders the pixels: regroup=key walks the
+ *     regroup=key|    tree for every pixel (features and tree on the CPU)
+ *     sort|greedy|    and stable-sorts the pixels by model; sort, greedy
+ *     greedymax]      and greedymax order them by their basic-block
+ *                     vectors (suites/lib/regroup.h, groups of `group`
+ *                     items; the BBVs' profiling run counts as host time).
+ *                     Then it copies each pixel's causal window into a
  *                     patch in that order and uploads the patches; the
  *                     same cvp_baseline (patches = 1) writes results in
  *                     that order and the host puts them back. All of it is
@@ -25,6 +29,7 @@
 
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
+#include "../../lib/regroup.h"
 #include "../../suite.h"
 #include "cvp.h"
 
@@ -42,8 +47,12 @@ static const struct dh_param_def params[] = {
      "dgi_scan needs warp votes, CUDA/HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr",
      "apply the host regrouping by data layout: each pixel's causal window moved"},
-    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr",
-     "host regrouping: by the tree's model (walked on the CPU)"},
+    {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
+     "host regrouping: by the tree's model (walked on the CPU), or by basic-block vectors "
+     "(sort, greedy, greedymax)"},
+    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
+     "items per group of the BBV regroupings (a multiple of the warp width)",
+     "regroup=greedy,greedymax"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
     {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor"},
     {0},
@@ -113,6 +122,14 @@ static int cvp_check(const struct dh_case *c, const struct dh_device_info *dev, 
         snprintf(why, len, "wg=%d does not divide the %ld pixels of size %s: use a power of two",
                  wg, g.n, c->size);
         return -DH_E_CONSTRAINT;
+    }
+    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
+        int grp = (int)dh_pset_num(&c->params, "group", 64);
+        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
+            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
+                     "would share warps", grp, dev->warp_width);
+            return -DH_E_CONSTRAINT;
+        }
     }
     if (strcmp(c->variant, "gpu_tdr"))
         return 0;
@@ -252,10 +269,10 @@ static int cvp_upload(void *st, struct dh_exec *x, struct dh_err *err)
 }
 
 
-/* cpu_tdr's host work before the launch: the tree on the CPU for every
- * pixel, a stable counting sort by model, the causal windows moved into
- * patches in the sorted order. Single-threaded, like micro/branch. */
-static void regroup(struct cvp_state *s)
+/* cpu_tdr's host work before the launch (regroup=key): the tree on the
+ * CPU for every pixel, a stable counting sort by model into s->perm (slot
+ * j -> pixel). Single-threaded, like micro/branch. */
+static void regroup_by_key(struct cvp_state *s)
 {
     const struct cvp_cfg *g = &s->cfg;
     long start[CVP_NMODEL] = {0}, cnt[CVP_NMODEL] = {0};
@@ -270,6 +287,13 @@ static void regroup(struct cvp_state *s)
         start[k] = start[k - 1] + cnt[k - 1];
     for (long i = 0; i < g->n; i++)
         s->perm[start[s->hkey[i]]++] = (int)i;
+}
+
+/* ... then, whichever regrouping filled s->perm, the causal windows moved
+ * into patches in that order */
+static void fill_patches(struct cvp_state *s)
+{
+    const struct cvp_cfg *g = &s->cfg;
     for (long j = 0; j < g->n; j++) {
         long i = s->perm[j];
         const uint16_t *src = s->img + (size_t)(i / g->w) * g->wp + i % g->w;  /* (-R, -R) */
@@ -306,9 +330,17 @@ static int cvp_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .n_args = 5, .args = args};
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = dh_now_ms();
-        regroup(s);
-        smp->host_ms = dh_now_ms() - t0;
+        double t0 = dh_now_ms(), bbv_ms = 0;
+        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
+            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
+                return rc;
+            t0 = dh_now_ms();
+        } else {
+            regroup_by_key(s);
+        }
+        x->order = s->perm;
+        fill_patches(s);
+        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
         t0 = dh_now_ms();
         if ((rc = x->be->copy(s->bpatch, s->patch, n * CVP_PS * sizeof *s->patch,
                               DH_TO_DEVICE, err)))
@@ -431,6 +463,70 @@ static void cvp_teardown(void *st, struct dh_exec *x)
     s->rot = 0;
 }
 
+/* Blocks marked in cvp.k, in id order (CVP_BB_*): operations of one
+ * execution, counted in the source of the unrolled (GPU) build by these
+ * rules. Every operator counts once: +, -, abs, min, max, shifts, logic,
+ * compares and selects as alu; a multiply (or multiply-add) as mul, by a
+ * constant too, except that constants 0 and +-1 fold away (a term
+ * k * x accumulated is then nothing, or one add); a division by a
+ * constant power of two is 3 alu (sign fix-up and shift), by another
+ * constant 1 mul + 2 alu; a division by a variable 1 div; a 64-bit
+ * multiply 1 div, a 64-bit add or subtract 2 alu, a 64-bit division 3 div
+ * (a 64-bit division costs about three 32-bit ones), a 64-bit x16 2 alu.
+ * Each global load (the model buffer, the image) is ldg, with 1 alu when
+ * its index is data-dependent; index arithmetic written in the source
+ * counts (4 * n + 1: one multiply-add). Moves and zeroing are free. A
+ * block entered by a case or an if side has 1 br, each condition it
+ * tests 1 br more, a loop 1 br per iteration. A side of at most ~8
+ * simple operations (no load, no division by a variable) is if-converted:
+ * every side's operations and the selects count in the enclosing block.
+ *   entry    gid, both addresses and the patches select; 4 row offsets and
+ *            41 window loads (w[41..44] are never read); 58 feature ops;
+ *            the walk's first and last loads and its exit test; clamp,
+ *            residual, two stores; the switch
+ *   walk     feature select (6 compares, 6 selects), three node loads, the
+ *            compare and child index select, the loop test
+ *   flat     the run test and the two cases' select, key
+ *   med      3 differences, 3 nine-level quantizers (8 compares, 8 selects
+ *            each), context, bias load, sign, the median test; its three
+ *            cases if-converted (min | max | W + N - NW, + bias)
+ *   gap      24 gradient terms (sub, abs, add), the 5-way case select
+ *   filter   two mean-shift passes (constant trip count 2, not unrolled):
+ *            a division for the reference, 40 pixels of sub, abs, shift,
+ *            min, table index, two table loads, weight multiply, two
+ *            accumulations; the case select
+ *   plane    two 40-pixel passes (the second: residual, taper, 9 sums),
+ *            3 divisions by constants, the 64-bit Cramer solve (30
+ *            multiplies, 17 add/subtract, 3 divisions); ON and OFF
+ *            if-converted
+ *   texture  24 candidates of a 4-term SAD and a two-slot running minimum
+ *   *_curved, *_vlow, *_nlm  a further 40- or 24-pixel pass and a division */
+static const struct dh_bb_def blocks[] = {
+    {"entry", {.alu = 117, .mul = 7, .ldg = 43, .stg = 2, .br = 2}},
+    {"walk", {.alu = 18, .mul = 2, .ldg = 3, .br = 1}},
+    {"flat", {.alu = 5, .br = 1}},
+    {"med", {.alu = 73, .mul = 2, .ldg = 1, .br = 1}},
+    {"gap", {.alu = 80, .br = 2}},
+    {"gap_sharp_h", {.alu = 8, .mul = 4, .br = 1}},
+    {"gap_sharp_v", {.alu = 8, .mul = 4, .br = 2}},
+    {"gap_soft", {.alu = 16, .mul = 4, .br = 2}},
+    {"filter", {.alu = 494, .mul = 160, .div = 2, .ldg = 160, .br = 4}},
+    {"filter_high", {.alu = 4, .div = 1, .br = 1}},
+    {"filter_low", {.alu = 16, .div = 1, .br = 2}},
+    {"filter_vlow", {.alu = 249, .mul = 80, .div = 1, .ldg = 80, .br = 2}},
+    {"plane", {.alu = 524, .mul = 394, .div = 39, .br = 2}},
+    {"plane_curved", {.alu = 103, .mul = 134, .div = 1, .ldg = 40, .br = 1}},
+    {"texture", {.alu = 461, .br = 2}},
+    {"texture_blend", {.alu = 11, .mul = 2, .div = 1, .ldg = 2, .br = 2}},
+    {"texture_nlm", {.alu = 364, .mul = 24, .div = 1, .ldg = 24, .br = 2}},
+};
+
+/* one work-item per predicted pixel */
+static long cvp_items(void *st)
+{
+    return ((struct cvp_state *)st)->cfg.n;
+}
+
 const struct dh_bench dh_bench_frontier_cvp = {
     .suite = "frontier",
     .name = "cvp",
@@ -451,4 +547,8 @@ const struct dh_bench dh_bench_frontier_cvp = {
     .ceiling = cvp_ceiling,
     .teardown = cvp_teardown,
     .release = cvp_release,
+    .blocks = blocks,
+    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
+    .bound = "compute",
+    .items = cvp_items,
 };
