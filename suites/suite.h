@@ -41,8 +41,8 @@ struct dh_verify {
 struct dh_bb_ops {
     float fp;     /* fp32 add, mul, fma, min, max, abs */
     float alu;    /* int32 add, sub, logic, shift, compare, select, min, max, abs */
-    float mul;    /* int32 multiply (or multiply-add) */
-    float div;    /* int32 divide or remainder by a variable; 64-bit multiply */
+    float mul;    /* int32 multiply (or multiply-add); a 64-bit multiply is 3 */
+    float div;    /* int32 divide or remainder by a variable (a 64-bit one is 3) */
     float ldg;    /* load from global memory */
     float stg;    /* store to global memory */
     float lds;    /* local (shared) memory load or store */

@@ -16,7 +16,10 @@ static void conformance(void **st)
     dh_test_need_device("opencl");
     struct dh_run *runs;
     int n;
-    assert_int_equal(plan_run("all", "all", 0, NULL, 0, 300, &runs, &n), 0);
+    plan_model = 1;                 /* the BBV regroupings need it */
+    int rc = plan_run("all", "all", 0, NULL, 0, 300, &runs, &n);
+    plan_model = 0;
+    assert_int_equal(rc, 0);
     assert_true(n >= 4 * 5);                   /* 4 workloads x >= 5 variant forms */
     int by_variant[4] = {0};
     for (int i = 0; i < n; i++) {
@@ -63,8 +66,8 @@ static void shared_state(void **st)
     wrap();
     struct dh_run *runs;
     int n;
-    const char *p[] = {"paths=2", "layers=1"};
-    assert_int_equal(plan_run("opencl", "baseline,cpu_tdr", 2, p, 0, 300, &runs, &n), 0);
+    const char *p[] = {"paths=2", "layers=1", "regroup=key"};
+    assert_int_equal(plan_run("opencl", "baseline,cpu_tdr", 3, p, 0, 300, &runs, &n), 0);
     assert_int_equal(n, 3);
     for (int i = 0; i < n; i++)
         assert_int_equal(runs[i].r.status, 0);

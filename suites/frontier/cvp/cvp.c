@@ -471,7 +471,7 @@ static void cvp_teardown(void *st, struct dh_exec *x)
  * k * x accumulated is then nothing, or one add); a division by a
  * constant power of two is 3 alu (sign fix-up and shift), by another
  * constant 1 mul + 2 alu; a division by a variable 1 div; a 64-bit
- * multiply 1 div, a 64-bit add or subtract 2 alu, a 64-bit division 3 div
+ * multiply 3 mul, a 64-bit add or subtract 2 alu, a 64-bit division 3 div
  * (a 64-bit division costs about three 32-bit ones), a 64-bit x16 2 alu.
  * Each global load (the model buffer, the image) is ldg, with 1 alu when
  * its index is data-dependent; index arithmetic written in the source
@@ -514,7 +514,7 @@ static const struct dh_bb_def blocks[] = {
     {"filter_high", {.alu = 4, .div = 1, .br = 1}},
     {"filter_low", {.alu = 16, .div = 1, .br = 2}},
     {"filter_vlow", {.alu = 249, .mul = 80, .div = 1, .ldg = 80, .br = 2}},
-    {"plane", {.alu = 524, .mul = 394, .div = 39, .br = 2}},
+    {"plane", {.alu = 524, .mul = 484, .div = 9, .br = 2}},
     {"plane_curved", {.alu = 103, .mul = 134, .div = 1, .ldg = 40, .br = 1}},
     {"texture", {.alu = 461, .br = 2}},
     {"texture_blend", {.alu = 11, .mul = 2, .div = 1, .ldg = 2, .br = 2}},
