@@ -4,11 +4,14 @@
  *   baseline              the layers as written: status (one filer or
  *                         joint) -> special cases -> credits, with the
  *                         phase-outs and smaller special cases inside
- *   cpu_tdr[mech=dlt, regroup=key]
- *                         host stable counting sort of the units by filing
- *                         status and income band (the natural key), the
- *                         input columns moved into that order before
- *                         upload, the outputs put back; all of it host time
+ *   cpu_tdr[mech=dlt,     host regrouping: a stable counting sort of the
+ *     regroup=key|sort|   units by filing status and income band (key, the
+ *     greedy|greedymax]   natural key), or by their basic-block vectors
+ *                         (sort, greedy, greedymax: suites/lib/regroup.h,
+ *                         in groups of `group` units); the input columns
+ *                         moved into that order before upload, the outputs
+ *                         put back; all of it host time, the BBVs'
+ *                         profiling run included
  *   gpu_tdr[alg=...]      a remap before each layer (tunable rounds: how
  *                         many, from the outermost)
  *   melded                the status layer melded (pol.k)
@@ -16,9 +19,11 @@
  * (integer cents), and the host aggregation the study reports (per filing
  * status and income decile: units, sums of both taxes and of the change,
  * winners, losers) against the same aggregation of the reference.
- * DH_POL_MODEL=1 in the environment prints the baseline CFE that the BBV
- * model of pol_ref.c expects (a developer's aid; the H100 counters read
- * lower, see pol_ref.c).
+ * BBV model: pol.k marks its basic blocks (DH_BB), the table below gives
+ * their operations; the harness profiles the baseline once per workload.
+ * DH_POL_MODEL=1 in the environment prints the baseline CFE that the
+ * older estimate of pol_ref.c expects (a developer's aid with its own
+ * block costs; the H100 counters read lower, see pol_ref.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +32,7 @@
 
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
+#include "../../lib/regroup.h"
 #include "../../suite.h"
 #include "pol.h"
 
@@ -39,7 +45,12 @@ static const struct dh_param_def params[] = {
      "the credit layer; dgi; dgi_scan; hot_warp_scan = hot_warp + dgi_scan (the last two: "
      "warp votes, CUDA/HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr", "apply the host regrouping by moving the input (data layout transformation)"},
-    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by filing status and income band"},
+    {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
+     "host regrouping: by filing status and income band (key), or by basic-block vectors "
+     "(sort, greedy, greedymax)"},
+    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
+     "items per group of the BBV regroupings (a multiple of the warp width)",
+     "regroup=greedy,greedymax"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
     {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=hot_dgi,dgi"},
     {"rounds", DH_P_TUNABLE, "int:1..3", "3", "gpu_tdr",
@@ -114,6 +125,14 @@ static int pl_check(const struct dh_case *c, const struct dh_device_info *dev, c
         snprintf(why, len, "wg=%d does not divide the %ld households of size %s: use a power of two",
                  wg, n, c->size);
         return -DH_E_CONSTRAINT;
+    }
+    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
+        int grp = (int)dh_pset_num(&c->params, "group", 64);
+        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
+            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
+                     "would share warps", grp, dev->warp_width);
+            return -DH_E_CONSTRAINT;
+        }
     }
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
@@ -282,9 +301,9 @@ static int pl_upload(void *st, struct dh_exec *x, struct dh_err *err)
 }
 
 
-/* cpu_tdr: the natural key of every unit, a stable counting sort by it
- * (perm[j] = unit at slot j), and the input columns moved into that order. */
-static void regroup(struct pl_state *s)
+/* cpu_tdr regroup=key: the natural key of every unit and a stable
+ * counting sort by it (perm[j] = unit at slot j). */
+static void regroup_by_key(struct pl_state *s)
 {
     long n = s->n, start[PL_NSORTKEYS] = {0}, cnt[PL_NSORTKEYS] = {0};
     for (long i = 0; i < n; i++)
@@ -293,6 +312,13 @@ static void regroup(struct pl_state *s)
         start[k] = start[k - 1] + cnt[k - 1];
     for (long i = 0; i < n; i++)
         s->perm[start[s->key[i]]++] = (int)i;
+}
+
+/* cpu_tdr, any regrouping: the input columns moved into the order of
+ * s->perm. */
+static void stage(struct pl_state *s)
+{
+    long n = s->n;
     for (int f = 0; f < PL_NCOLS; f++) {
         const int32_t *src = s->in.col + (size_t)f * (size_t)n;
         int32_t *dst = s->staged + (size_t)f * (size_t)n;
@@ -327,9 +353,17 @@ static int pl_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp, s
     int dlt = !strcmp(v, "cpu_tdr");
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = dh_now_ms();
-        regroup(s);
-        smp->host_ms = dh_now_ms() - t0;
+        double t0 = dh_now_ms(), bbv_ms = 0;
+        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
+            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
+                return rc;
+            t0 = dh_now_ms();
+        } else {
+            regroup_by_key(s);
+        }
+        x->order = s->perm;
+        stage(s);
+        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
         if ((rc = x->be->copy(s->bin[r], s->staged, (size_t)s->n * PL_NCOLS * 4, DH_TO_DEVICE, err)))
             return rc;                           /* same bytes as any upload */
     } else if (!strcmp(v, "gpu_tdr")) {
@@ -467,6 +501,72 @@ static void pl_teardown(void *st, struct dh_exec *x)
     s->rot = 0;
 }
 
+/* Blocks marked in pol.k, in id order (PL_BB_*): the operations of one
+ * execution, counted in the source by class. Both policies of a block
+ * that runs once per unit are in its counts (the policy loops are
+ * constant, unrolled); a block inside a policy loop counts one policy.
+ * How: every int64 add, sub, compare, min, max, select, shift, and,
+ * negation is one alu; a condition with && / || is one br for its branch
+ * and one alu for each further compare and each logic operation; a loop
+ * iteration is one br; int64 multiplies, divisions by a constant (a
+ * 64-bit multiply-high) and by a variable are div, a halving (/ 2) is
+ * 2 alu; pl_rate is 3 alu + 2 div (compare, add, select; multiply,
+ * division by 10000); a policy word or input column is one ldg, counted
+ * once per block where the source reads it again (and an index of a
+ * status or child count, word + st, is one alu); int32 multiplies of
+ * the input's column offsets (f * n) are mul. */
+static const struct dh_bb_def blocks[] = {
+    /* the global id (1 mul, 1 alu), load 14 columns (13 f * n, 13 + i),
+     * decode 7, the status test and its branch */
+    {"entry", {.alu = 22, .mul = 14, .ldg = 14, .br = 1}},
+    /* one-filer path, both policies: SE tax up to its floor test, loss
+     * limit, income, the social security test, deductions, the
+     * limitation test, taxable income, the bracket loop's setup */
+    {"one", {.alu = 84, .div = 10, .ldg = 22, .br = 6}},
+    {"one_se", {.alu = 10, .div = 4, .ldg = 3}},
+    {"one_ss", {.alu = 3, .br = 1}},
+    {"one_ss50", {.alu = 8, .div = 4, .br = 1}},
+    {"one_ss85", {.alu = 17, .div = 8, .br = 1}},
+    {"one_pease", {.alu = 9, .div = 4}},
+    {"one_brk", {.alu = 16, .div = 4, .ldg = 2, .br = 1}},
+    /* joint path, both policies: two earners' SE tax tests, the rest as
+     * "one" (the status a constant: no index arithmetic) */
+    {"jnt", {.alu = 84, .div = 14, .ldg = 22, .br = 8}},
+    {"jnt_se1", {.alu = 10, .div = 4, .ldg = 3}},
+    {"jnt_se2", {.alu = 10, .div = 4, .ldg = 3}},
+    {"jnt_ss", {.alu = 3, .br = 1}},
+    {"jnt_ss50", {.alu = 8, .div = 4, .br = 1}},
+    {"jnt_ss85", {.alu = 17, .div = 8, .br = 1}},
+    {"jnt_pease", {.alu = 9, .div = 4}},
+    {"jnt_brk", {.alu = 16, .div = 4, .ldg = 2, .br = 1}},
+    /* payroll of two earners under two policies (the donut a select) */
+    {"payroll", {.alu = 52, .div = 16, .ldg = 8}},
+    {"special_key", {.alu = 28, .ldg = 4, .br = 1}},
+    {"special", {.alu = 16, .ldg = 4, .br = 6}},
+    {"sp_cg", {.alu = 19, .div = 4, .ldg = 4}},
+    {"sp_niit", {.alu = 9, .div = 2, .ldg = 1}},
+    {"sp_amed", {.alu = 5, .div = 2, .ldg = 1}},
+    {"amt", {.alu = 108, .div = 28, .ldg = 20}},
+    /* credit layer, both policies: the tests, EITC eligibility, the
+     * persons 65+, the credits against the tax; the three stores */
+    {"credits", {.alu = 83, .ldg = 14, .stg = 3, .br = 12}},
+    {"ctc", {.alu = 4, .div = 2, .ldg = 5, .br = 2}},
+    {"ctc_dep", {.alu = 5, .br = 1}},
+    {"ctc_po", {.alu = 4, .div = 2, .ldg = 2}},
+    {"ctc_partref", {.alu = 8, .div = 3, .ldg = 3}},
+    {"eitc_kids", {.alu = 5, .br = 1}},
+    {"eitc", {.alu = 10, .ldg = 4, .br = 2}},
+    {"eitc_in", {.alu = 5, .div = 2, .ldg = 1}},
+    {"eitc_po", {.alu = 7, .div = 2, .ldg = 1}},
+    {"eld", {.alu = 14, .ldg = 3, .br = 1}},
+    {"eld_cr", {.alu = 3, .div = 2, .ldg = 1}},
+};
+
+static long pl_items(void *st)
+{
+    return ((struct pl_state *)st)->n;
+}
+
 const struct dh_bench dh_bench_frontier_pol = {
     .suite = "frontier",
     .name = "pol",
@@ -486,4 +586,8 @@ const struct dh_bench dh_bench_frontier_pol = {
     .ceiling = pl_ceiling,
     .teardown = pl_teardown,
     .release = pl_release,
+    .blocks = blocks,
+    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
+    .bound = "compute",
+    .items = pl_items,
 };
