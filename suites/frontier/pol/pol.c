@@ -508,10 +508,13 @@ static void pl_teardown(void *st, struct dh_exec *x)
  * How: every int64 add, sub, compare, min, max, select, shift, and,
  * negation is one alu; a condition with && / || is one br for its branch
  * and one alu for each further compare and each logic operation; a loop
- * iteration is one br; int64 multiplies, divisions by a constant (a
- * 64-bit multiply-high) and by a variable are div, a halving (/ 2) is
- * 2 alu; pl_rate is 3 alu + 2 div (compare, add, select; multiply,
- * division by 10000); a policy word or input column is one ldg, counted
+ * iteration is one br; an int64 multiply is 3 mul, an int64 division by
+ * a constant (a multiply-high sequence) 3 mul + 3 alu, by a variable
+ * 3 div; a halving (/ 2) is 2 alu; pl_rate is 6 alu + 6 mul (compare,
+ * add, select; multiply, division by 10000). (First counted with every
+ * int64 multiply or division as one div; converted with the rule above,
+ * the constant divisions being half of those: 3 mul + 1.5 alu each.) A
+ * policy word or input column is one ldg, counted
  * once per block where the source reads it again (and an index of a
  * status or child count, word + st, is one alu); int32 multiplies of
  * the input's column offsets (f * n) are mul. */
@@ -522,44 +525,44 @@ static const struct dh_bb_def blocks[] = {
     /* one-filer path, both policies: SE tax up to its floor test, loss
      * limit, income, the social security test, deductions, the
      * limitation test, taxable income, the bracket loop's setup */
-    {"one", {.alu = 84, .div = 10, .ldg = 22, .br = 6}},
-    {"one_se", {.alu = 10, .div = 4, .ldg = 3}},
+    {"one", {.alu = 99, .mul = 30, .ldg = 22, .br = 6}},
+    {"one_se", {.alu = 16, .mul = 12, .ldg = 3}},
     {"one_ss", {.alu = 3, .br = 1}},
-    {"one_ss50", {.alu = 8, .div = 4, .br = 1}},
-    {"one_ss85", {.alu = 17, .div = 8, .br = 1}},
-    {"one_pease", {.alu = 9, .div = 4}},
-    {"one_brk", {.alu = 16, .div = 4, .ldg = 2, .br = 1}},
+    {"one_ss50", {.alu = 14, .mul = 12, .br = 1}},
+    {"one_ss85", {.alu = 29, .mul = 24, .br = 1}},
+    {"one_pease", {.alu = 15, .mul = 12}},
+    {"one_brk", {.alu = 22, .mul = 12, .ldg = 2, .br = 1}},
     /* joint path, both policies: two earners' SE tax tests, the rest as
      * "one" (the status a constant: no index arithmetic) */
-    {"jnt", {.alu = 84, .div = 14, .ldg = 22, .br = 8}},
-    {"jnt_se1", {.alu = 10, .div = 4, .ldg = 3}},
-    {"jnt_se2", {.alu = 10, .div = 4, .ldg = 3}},
+    {"jnt", {.alu = 105, .mul = 42, .ldg = 22, .br = 8}},
+    {"jnt_se1", {.alu = 16, .mul = 12, .ldg = 3}},
+    {"jnt_se2", {.alu = 16, .mul = 12, .ldg = 3}},
     {"jnt_ss", {.alu = 3, .br = 1}},
-    {"jnt_ss50", {.alu = 8, .div = 4, .br = 1}},
-    {"jnt_ss85", {.alu = 17, .div = 8, .br = 1}},
-    {"jnt_pease", {.alu = 9, .div = 4}},
-    {"jnt_brk", {.alu = 16, .div = 4, .ldg = 2, .br = 1}},
+    {"jnt_ss50", {.alu = 14, .mul = 12, .br = 1}},
+    {"jnt_ss85", {.alu = 29, .mul = 24, .br = 1}},
+    {"jnt_pease", {.alu = 15, .mul = 12}},
+    {"jnt_brk", {.alu = 22, .mul = 12, .ldg = 2, .br = 1}},
     /* payroll of two earners under two policies (the donut a select) */
-    {"payroll", {.alu = 52, .div = 16, .ldg = 8}},
+    {"payroll", {.alu = 76, .mul = 48, .ldg = 8}},
     {"special_key", {.alu = 28, .ldg = 4, .br = 1}},
     {"special", {.alu = 16, .ldg = 4, .br = 6}},
-    {"sp_cg", {.alu = 19, .div = 4, .ldg = 4}},
-    {"sp_niit", {.alu = 9, .div = 2, .ldg = 1}},
-    {"sp_amed", {.alu = 5, .div = 2, .ldg = 1}},
-    {"amt", {.alu = 108, .div = 28, .ldg = 20}},
+    {"sp_cg", {.alu = 25, .mul = 12, .ldg = 4}},
+    {"sp_niit", {.alu = 12, .mul = 6, .ldg = 1}},
+    {"sp_amed", {.alu = 8, .mul = 6, .ldg = 1}},
+    {"amt", {.alu = 150, .mul = 84, .ldg = 20}},
     /* credit layer, both policies: the tests, EITC eligibility, the
      * persons 65+, the credits against the tax; the three stores */
     {"credits", {.alu = 83, .ldg = 14, .stg = 3, .br = 12}},
-    {"ctc", {.alu = 4, .div = 2, .ldg = 5, .br = 2}},
+    {"ctc", {.alu = 4, .mul = 6, .ldg = 5, .br = 2}},
     {"ctc_dep", {.alu = 5, .br = 1}},
-    {"ctc_po", {.alu = 4, .div = 2, .ldg = 2}},
-    {"ctc_partref", {.alu = 8, .div = 3, .ldg = 3}},
+    {"ctc_po", {.alu = 4, .mul = 3, .div = 3, .ldg = 2}},
+    {"ctc_partref", {.alu = 11, .mul = 9, .ldg = 3}},
     {"eitc_kids", {.alu = 5, .br = 1}},
     {"eitc", {.alu = 10, .ldg = 4, .br = 2}},
-    {"eitc_in", {.alu = 5, .div = 2, .ldg = 1}},
-    {"eitc_po", {.alu = 7, .div = 2, .ldg = 1}},
+    {"eitc_in", {.alu = 8, .mul = 6, .ldg = 1}},
+    {"eitc_po", {.alu = 10, .mul = 6, .ldg = 1}},
     {"eld", {.alu = 14, .ldg = 3, .br = 1}},
-    {"eld_cr", {.alu = 3, .div = 2, .ldg = 1}},
+    {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
 };
 
 static long pl_items(void *st)
