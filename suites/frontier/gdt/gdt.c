@@ -1,14 +1,17 @@
 /* frontier/gdt — host side: parameters, constraints, buffers, the
- * variants' runs, verification and the remap ceiling. The data, the tree
+ * variants' runs, verification, the remap ceiling and the table of the
+ * basic blocks gdt.k marks (for the BBV model). The data, the tree
  * and the CPU reference are in gdt_model.c; the rules in gdt.h; the
  * kernels in gdt.k (read its header first). Variants:
  *   baseline            gdt_baseline on the data as generated
- *   cpu_tdr[mech=dlt]   the host sorts the instruments by gdt_sort_key
- *                       (stable counting sort: volatility regime on the
- *                       first trading day, then sector), moves every day
- *                       of every instrument into that order, uploads, runs
- *                       gdt_baseline and puts the results back; the
- *                       sorting and moving are host time
+ *   cpu_tdr[mech=dlt,   the host orders the instruments, by gdt_sort_key
+ *     regroup=key|sort| (key: stable counting sort, volatility regime on
+ *     greedy|greedymax] the first trading day, then sector) or by their
+ *                       basic-block vectors (suites/lib/regroup.h), moves
+ *                       every day of every instrument into that order,
+ *                       uploads, runs gdt_baseline and puts the results
+ *                       back; ordering and moving are host time, the BBVs'
+ *                       profiling run included
  *   gpu_tdr[alg=...]    gdt_gpu_tdr: a remap before each of the three
  *                       layers of every day
  *   melded              gdt_melded
@@ -20,6 +23,7 @@
 
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
+#include "../../lib/regroup.h"
 #include "../../suite.h"
 #include "gdt.h"
 
@@ -34,7 +38,12 @@ static const struct dh_param_def params[] = {
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (the last "
      "two need warp votes: CUDA, HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr", "apply the host regrouping by moving the data (dlt)"},
-    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by volatility regime on the first trading day, then sector"},
+    {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
+     "host regrouping: by volatility regime on the first trading day, then sector (key), or "
+     "by basic-block vectors (sort, greedy, greedymax)"},
+    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
+     "items per group of the BBV regroupings (a multiple of the warp width)",
+     "regroup=greedy,greedymax"},
     {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
     {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=hot_dgi,dgi"},
     {0},
@@ -104,6 +113,14 @@ static int gdt_check(const struct dh_case *c, const struct dh_device_info *dev, 
                  "%llu: use fewer days", (unsigned long long)array,
                  (unsigned long long)dev->max_alloc_bytes);
         return -DH_E_CONSTRAINT;
+    }
+    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
+        int grp = (int)dh_pset_num(&c->params, "group", 64);
+        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
+            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
+                     "would share warps", grp, dev->warp_width);
+            return -DH_E_CONSTRAINT;
+        }
     }
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "dgi");
@@ -232,9 +249,9 @@ static int gdt_upload(void *st, struct dh_exec *x, struct dh_err *err)
 }
 
 
-/* cpu_tdr's host work before the launch: key, stable counting sort, and
- * every day of every instrument moved into the sorted order */
-static void regroup(struct gdt_state *s)
+/* cpu_tdr's regroup=key: the key of every instrument, a stable counting
+ * sort into s->perm */
+static void regroup_by_key(struct gdt_state *s)
 {
     const struct gdt_data *g = &s->g;
     long n = g->n, start[2 * 256 + 1];
@@ -248,6 +265,14 @@ static void regroup(struct gdt_state *s)
         start[k] += start[k - 1];
     for (long i = 0; i < n; i++)
         s->perm[start[s->key[i]]++] = (int)i;
+}
+
+/* cpu_tdr's host work after any regrouping: every day of every
+ * instrument, and its sector, moved into the order of s->perm */
+static void move_data(struct gdt_state *s)
+{
+    const struct gdt_data *g = &s->g;
+    long n = g->n;
     for (long j = 0; j < n; j++)
         s->msec[j] = g->sec[s->perm[j]];
     for (int d = 0; d < g->days; d++) {
@@ -294,9 +319,17 @@ static int gdt_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
     memset(smp, 0, sizeof *smp);
     const char *v = x->c->variant;
     if (s->cpu_tdr) {
-        double t0 = dh_now_ms();
-        regroup(s);
-        smp->host_ms = dh_now_ms() - t0;
+        double t0 = dh_now_ms(), bbv_ms = 0;
+        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
+            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
+                return rc;
+            t0 = dh_now_ms();
+        } else {
+            regroup_by_key(s);
+        }
+        x->order = s->perm;
+        move_data(s);
+        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
         /* the same bytes as any upload of the input */
         if ((rc = x->be->copy(s->bpx[r], s->mpx, cells * 4, DH_TO_DEVICE, err))
             || (rc = x->be->copy(s->brg[r], s->mrg, cells * 4, DH_TO_DEVICE, err))
@@ -410,6 +443,81 @@ static void gdt_teardown(void *st, struct dh_exec *x)
     s->rot = 0;
 }
 
+/* Blocks marked in gdt.k, in id order (GDT_BB_*): operations of one
+ * execution, counted in the source as follows.
+ *   ldg/stg  each global load and store; within a block each address
+ *            once, and a value that roll, the drops or day loaded earlier
+ *            the same day (closes 0/5/10/20/50, sector index 0/10/20/50,
+ *            ranges 0/50, volumes 0/20) is kept in a register and not
+ *            counted again. num/den are indexed by the tree's feature: a
+ *            private array in (off-chip) local memory, its stores and
+ *            loads count as stg/ldg. Address arithmetic is in the access.
+ *   alu      32-bit add, sub, logic, shift, compare, select, min, max,
+ *            abs: 1 each; on 64-bit values 2 each; a clamp is a min and a
+ *            max; casts are free; short ifs that only set values (action,
+ *            settle) are selects
+ *   mul      32-bit multiply or multiply-add, also by a constant (by a
+ *            power of two it is a shift: alu); a 32-bit division by a
+ *            constant (its multiply-high)
+ *   div      32-bit division by a variable; every multiply or division on
+ *            64-bit values, by constants and 32x32->64 products included
+ *            (suite.h's class; by a power of two: a shift, alu). Most of
+ *            gdt's div are such products: buy 180 of 186, beta 40 of 44,
+ *            vola 20 of 41.
+ *   br       a branch condition tested, a switch, one day-loop iteration
+ *            (in roll: the warm-up and the trading-day loops call it once
+ *            per iteration)
+ * Constant-trip loops (21 and 20 closes, 60 days, 5 levels, isqrt's 16
+ * steps, fee's 6 tiers) are unrolled: all their iterations are counted in
+ * the enclosing block, without br. isqrt = 16 x 7 alu (b is a constant
+ * per step); fee = 44 alu + 12 div; impact = 116 alu (isqrt included) +
+ * 1 mul + 6 div. Hold is the empty path: no block. */
+static const struct dh_bb_def blocks[] = {
+    /* gid, sector, the three result stores */
+    {"entry", {.alu = 2, .mul = 1, .ldg = 1, .stg = 3}},
+    /* 4 loads, 7 sums; the loop iteration and the 3 drop tests */
+    {"roll", {.alu = 7, .ldg = 4, .br = 4}},
+    {"drop5", {.alu = 1, .ldg = 1}},
+    {"drop20", {.alu = 3, .ldg = 3}},
+    {"drop50", {.alu = 3, .ldg = 3}},
+    /* features (alu 13, mul 3, div 3, ldg 2, stg 16), root test (ldg 1,
+     * div 2, alu 2), layer 1's test, R0/R1 stores (stg 4), walk (5 levels:
+     * ldg 20, div 10, alu 32, mul 1), kind and switch (ldg 1, br 1), leaf
+     * (ldg 1, mul 2, alu 8), the leaf's 3 ints, action (alu 14, div 2),
+     * trade's 2 tests, settle (alu 19, div 1) */
+    {"day", {.alu = 88, .mul = 6, .div = 18, .ldg = 28, .stg = 20, .br = 4}},
+    /* 17 new closes, 20 adds, 20 mads; 8 64-bit mul/div */
+    {"l1_calm", {.alu = 24, .mul = 20, .div = 8, .ldg = 17}},
+    /* 17 new closes, 20 x 6 alu; two ratios */
+    {"l1_vol", {.alu = 128, .div = 4, .ldg = 17}},
+    /* 17 new closes; 20 x (sub, mul, div, clamp, square, 64-bit add); / 20 */
+    {"l2_vola", {.alu = 100, .mul = 20, .div = 41, .ldg = 17}},
+    /* 17 new closes; 20 x 6 alu; a ratio */
+    {"l2_rsi", {.alu = 124, .div = 2, .ldg = 17}},
+    /* 17 new closes and 20 ranges; 20 x 5 alu; a ratio */
+    {"l2_brk", {.alu = 105, .div = 2, .ldg = 37}},
+    /* 17 new closes, 19 new volumes; 20 x 10 alu; a ratio */
+    {"l2_obv", {.alu = 202, .div = 2, .ldg = 36}},
+    /* 17 new closes, 18 new index levels; 20 x (6 alu, 2 products);
+     * ratio, rescale, 2 clamps */
+    {"l2_beta", {.alu = 130, .div = 44, .ldg = 35}},
+    /* 17 new closes; 21 x 3 alu; a ratio */
+    {"l2_dd", {.alu = 63, .div = 2, .ldg = 17}},
+    /* risk model: 2 + 55 closes, 56 index levels, 58 ranges; 60 x (12 alu,
+     * 3 products), two isqrt, q and qmax; the cov > 0 and q > 0 tests */
+    {"l3_buy", {.alu = 961, .mul = 2, .div = 186, .ldg = 171, .br = 2}},
+    {"l3_buy_cov", {.alu = 7, .div = 1}},
+    /* notional, fee, impact, cash */
+    {"l3_fill", {.alu = 166, .mul = 1, .div = 19}},
+    {"l3_sell", {.alu = 166, .mul = 1, .div = 19}},
+};
+
+/* work-items of one gdt_baseline launch: the instruments */
+static long gdt_items(void *st)
+{
+    return ((struct gdt_state *)st)->g.n;
+}
+
 static void gdt_release(void *st)
 {
     struct gdt_state *s = st;
@@ -438,4 +546,8 @@ const struct dh_bench dh_bench_frontier_gdt = {
     .ceiling = gdt_ceiling,
     .teardown = gdt_teardown,
     .release = gdt_release,
+    .blocks = blocks,
+    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
+    .bound = "memory",
+    .items = gdt_items,
 };
