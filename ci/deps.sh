@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      gnuplot-nox)
+      gnuplot-nox
+      hipcc libamdhip64-dev)   # the HIP backend's AMD compile check and plugin
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

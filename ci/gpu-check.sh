@@ -15,7 +15,7 @@
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
 steps=${2:-env tests micro sanitize}
-[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier frontier-large"
+[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier frontier-large hip"
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -136,6 +136,17 @@ model)
       --variant baseline,cpu_tdr --param regroup=key,sort,greedy,greedymax --reps "${REPS:-10}" \
       --out "$out/model-frontier" > "$out/model-frontier.txt" 2>&1
   sed -n '/^BBV model/,/^mean/p' "$out/model-frontier.txt" ;;
+hip)
+  # the HIP backend through HIP's NVIDIA platform (plugin build/lib/libdh-hip.so,
+  # `make hip-nvidia` on the build machine): its tests, then the micro suite
+  log "hip: devices and tests"
+  $H devices 2>&1 | sed -n '/^hip/,/^[a-z]/p' | head -4 | tee "$out/hip-devices.txt"
+  for t in build/tests/test_hip build/tests/test_remap; do
+    [ -x $t ] && timeout 200 $t 2>&1 | tail -n 25 | tee -a "$out/hip-tests.txt"
+  done
+  log "micro suite, hip (${SIZE:-medium})"
+  timeout 400 $H run --suite micro --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
+      --out "$out/micro-hip" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-hip.txt" | tail -n 40 ;;
 *) log "unknown step $s" ;;
 esac
 # whatever has finished comes back, even if a later step runs out of time

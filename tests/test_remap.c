@@ -5,7 +5,8 @@
  * boundaries (so at most P-1 mixed warps, checked for warp widths 8 and
  * 32), DGI forms are stable within a path, and a uniform group is left as
  * it is. Runs on every backend with a device: OpenCL (hot, dgi) and, where
- * present, CUDA (also hot_warp, dgi_scan). SKIPPED where none. */
+ * present, CUDA and HIP (also hot_warp, dgi_scan; on AMD only with
+ * DH_HIP_WARP_VOTES=1). SKIPPED where none. */
 #include "testutil.h"
 
 extern const char dh_src_lib_dialect[];
@@ -192,9 +193,29 @@ static void remap_cuda(void **st)
     run_backend("cuda", 1);
 }
 
+#ifdef DH_HAVE_HIP
+#include "../backends/hip/hip_plugin.h"
+#endif
+
+/* HIP: the warp-vote forms too, except on AMD where the backend leaves
+ * them off unless DH_HIP_WARP_VOTES=1 (backends/hip/README.md). */
+static void remap_hip(void **st)
+{
+    (void)st;
+#ifdef DH_HAVE_HIP
+    const char *votes = getenv("DH_HIP_WARP_VOTES");
+    int amd = !strcmp(dh_hip_plugin_platform(), "amd");
+    run_backend("hip", amd ? votes && !strcmp(votes, "1") : !(votes && !strcmp(votes, "0")));
+#else
+    fprintf(stderr, "  (built without the HIP backend)\n");
+    skip();
+#endif
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
-    const struct CMUnitTest t[] = {cmocka_unit_test(remap_opencl), cmocka_unit_test(remap_cuda)};
+    const struct CMUnitTest t[] = {cmocka_unit_test(remap_opencl), cmocka_unit_test(remap_cuda),
+                                   cmocka_unit_test(remap_hip)};
     return cmocka_run_group_tests_name("remap", t, NULL, NULL);
 }

@@ -44,7 +44,7 @@ static int dh__hip_find(void)
     const char *env = getenv("DH_HIP_PLUGIN");
     if (env && *env) {
         snprintf(dh__hip_path, sizeof dh__hip_path, "%s", env);
-        return 0;
+        return dh__hip_exists(dh__hip_path) ? 0 : -1;
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
