@@ -459,11 +459,14 @@ static void gdt_teardown(void *st, struct dh_exec *x)
  *   mul      32-bit multiply or multiply-add, also by a constant (by a
  *            power of two it is a shift: alu); a 32-bit division by a
  *            constant (its multiply-high)
- *   div      32-bit division by a variable; every multiply or division on
- *            64-bit values, by constants and 32x32->64 products included
- *            (suite.h's class; by a power of two: a shift, alu). Most of
- *            gdt's div are such products: buy 180 of 186, beta 40 of 44,
- *            vola 20 of 41.
+ *   div      a 32-bit division by a variable 1; a 64-bit one 3 (suite.h's
+ *            class). A 64-bit multiply (32x32->64 products included) or a
+ *            64-bit division by a constant is 3 mul (by a power of two: a
+ *            shift, alu). (First counted with every 64-bit multiply or
+ *            division as one div, then converted by this rule: buy 180
+ *            products + 6 divisions, beta 43 + 1, vola 21 products and
+ *            constant divisions + 20 32-bit divisions, a ratio x * 1000 / y
+ *            one product + one division, fee/impact 16 + 3.)
  *   br       a branch condition tested, a switch, one day-loop iteration
  *            (in roll: the warm-up and the trading-day loops call it once
  *            per iteration)
@@ -485,31 +488,31 @@ static const struct dh_bb_def blocks[] = {
      * ldg 20, div 10, alu 32, mul 1), kind and switch (ldg 1, br 1), leaf
      * (ldg 1, mul 2, alu 8), the leaf's 3 ints, action (alu 14, div 2),
      * trade's 2 tests, settle (alu 19, div 1) */
-    {"day", {.alu = 88, .mul = 6, .div = 18, .ldg = 28, .stg = 20, .br = 4}},
+    {"day", {.alu = 88, .mul = 60, .ldg = 28, .stg = 20, .br = 4}},
     /* 17 new closes, 20 adds, 20 mads; 8 64-bit mul/div */
-    {"l1_calm", {.alu = 24, .mul = 20, .div = 8, .ldg = 17}},
+    {"l1_calm", {.alu = 24, .mul = 38, .div = 6, .ldg = 17}},
     /* 17 new closes, 20 x 6 alu; two ratios */
-    {"l1_vol", {.alu = 128, .div = 4, .ldg = 17}},
+    {"l1_vol", {.alu = 128, .mul = 6, .div = 6, .ldg = 17}},
     /* 17 new closes; 20 x (sub, mul, div, clamp, square, 64-bit add); / 20 */
-    {"l2_vola", {.alu = 100, .mul = 20, .div = 41, .ldg = 17}},
+    {"l2_vola", {.alu = 103, .mul = 83, .div = 20, .ldg = 17}},
     /* 17 new closes; 20 x 6 alu; a ratio */
-    {"l2_rsi", {.alu = 124, .div = 2, .ldg = 17}},
+    {"l2_rsi", {.alu = 124, .mul = 3, .div = 3, .ldg = 17}},
     /* 17 new closes and 20 ranges; 20 x 5 alu; a ratio */
-    {"l2_brk", {.alu = 105, .div = 2, .ldg = 37}},
+    {"l2_brk", {.alu = 105, .mul = 3, .div = 3, .ldg = 37}},
     /* 17 new closes, 19 new volumes; 20 x 10 alu; a ratio */
-    {"l2_obv", {.alu = 202, .div = 2, .ldg = 36}},
+    {"l2_obv", {.alu = 202, .mul = 3, .div = 3, .ldg = 36}},
     /* 17 new closes, 18 new index levels; 20 x (6 alu, 2 products);
      * ratio, rescale, 2 clamps */
-    {"l2_beta", {.alu = 130, .div = 44, .ldg = 35}},
+    {"l2_beta", {.alu = 130, .mul = 129, .div = 3, .ldg = 35}},
     /* 17 new closes; 21 x 3 alu; a ratio */
-    {"l2_dd", {.alu = 63, .div = 2, .ldg = 17}},
+    {"l2_dd", {.alu = 63, .mul = 3, .div = 3, .ldg = 17}},
     /* risk model: 2 + 55 closes, 56 index levels, 58 ranges; 60 x (12 alu,
      * 3 products), two isqrt, q and qmax; the cov > 0 and q > 0 tests */
-    {"l3_buy", {.alu = 961, .mul = 2, .div = 186, .ldg = 171, .br = 2}},
-    {"l3_buy_cov", {.alu = 7, .div = 1}},
+    {"l3_buy", {.alu = 961, .mul = 542, .div = 18, .ldg = 171, .br = 2}},
+    {"l3_buy_cov", {.alu = 7, .div = 3}},
     /* notional, fee, impact, cash */
-    {"l3_fill", {.alu = 166, .mul = 1, .div = 19}},
-    {"l3_sell", {.alu = 166, .mul = 1, .div = 19}},
+    {"l3_fill", {.alu = 166, .mul = 49, .div = 9}},
+    {"l3_sell", {.alu = 166, .mul = 49, .div = 9}},
 };
 
 /* work-items of one gdt_baseline launch: the instruments */
