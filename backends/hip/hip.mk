@@ -35,7 +35,6 @@ HIP_NV_PATH  ?= /usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$(PATH)
 HIP_CUDART   ?= /usr/lib/x86_64-linux-gnu/libcudart_static.a
 HIPCC        ?= hipcc
 HIP_ARCHS    ?= gfx90a gfx1030
-HIP_PLUGIN_C := backends/errors.c backends/cache.c
 HIP_DEPS_H   := backends/hip/hip_plugin.h backends/backend.h backends/errors.h backends/cache.h
 
 .PHONY: hip-nvidia hip-amd hip-check
