@@ -129,6 +129,49 @@ static void regroupings(void **st)
     free(c);
 }
 
+/* more classes than the exact searches take: the neighbourhood forms */
+static void regroupings_many_classes(void **st)
+{
+    (void)st;
+    const long n = 20000;
+    const int nb = 4, group = 32;
+    uint32_t *c = calloc((size_t)n * nb, 4);
+    uint64_t r = 12345;
+    for (long i = 0; i < n; i++) {           /* ~5000 classes of loop trips */
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        c[i * nb + 0] = 1;
+        c[i * nb + 1 + (int)((r >> 33) % 3)] = (uint32_t)((r >> 40) % 1700) + 1;
+    }
+    double cost[4] = {1, 4, 4, 4}, inst[4] = {1, 1, 1, 1};
+    struct dh_bbv b = {.n_items = n, .n_blocks = nb, .counts = c, .block_cost = cost};
+    assert_true(dh_regroup_classes(&b) > 2048);
+    int *perm = malloc(n * sizeof *perm);
+    struct dh_err e = {0};
+    struct dh_bbv_metrics m0, m1;
+    dh_bbv_metrics(&b, cost, inst, NULL, 32, 64, 1, 1, &m0);
+    for (int alg = DH_RG_SORT; alg <= DH_RG_GREEDYMAX; alg++) {
+        assert_int_equal(dh_regroup_bbv(&b, alg, group, perm, &e), 0);
+        check_perm(perm, n);
+        dh_bbv_metrics(&b, cost, inst, perm, 32, 64, 1, 1, &m1);
+        assert_true(m1.t_weighted < m0.t_weighted / 2);     /* far better */
+        assert_true(m1.cfe > 0.9);
+        if (alg == DH_RG_GREEDYMAX) {                       /* costliest first */
+            double first = 0, max = 0;
+            for (int k = 0; k < nb; k++)
+                first += cost[k] * c[(long)perm[0] * nb + k];
+            for (long i = 0; i < n; i++) {
+                double l = 0;
+                for (int k = 0; k < nb; k++)
+                    l += cost[k] * c[i * nb + k];
+                max = l > max ? l : max;
+            }
+            assert_true(first == max);
+        }
+    }
+    free(perm);
+    free(c);
+}
+
 static void overflow_found(void **st)
 {
     (void)st;
@@ -229,7 +272,8 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
-        cmocka_unit_test(regroupings),       cmocka_unit_test(overflow_found),
+        cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
+        cmocka_unit_test(overflow_found),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
