@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize standalone ncu sweep wg tune frontier
-# frontier-large model;
+# frontier-large model (= model-micro model-frontier) hip;
 # "all" = every one.
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
@@ -122,20 +122,24 @@ frontier|frontier-large)
         --reps "${REPS:-20}" --out "$out/frontier-opencl-$size" > "$out/frontier-opencl-$size.txt" 2>&1
     grep -E "^(cvp|gdt|pol) " "$out/frontier-opencl-$size.txt"
   fi ;;
-model)
+model|model-micro|model-frontier)
   # the BBV model against CUPTI: baseline and every cpu_tdr regrouping,
   # counters on (docs/model.md); micro first (where the table was checked),
-  # then the frontier (held out)
+  # then the frontier (held out); "model" does both
+  if [ "$s" != model-frontier ]; then
   log "BBV model: micro (medium)"
   timeout 500 $H run --suite micro --size medium --backend cuda --variant baseline,cpu_tdr \
       --param mech=rr --param regroup=key,sort,greedy,greedymax --reps "${REPS:-10}" \
       --out "$out/model-micro" > "$out/model-micro.txt" 2>&1
   sed -n '/^BBV model/,/^mean/p' "$out/model-micro.txt"
+  fi
+  if [ "$s" != model-micro ]; then
   log "BBV model: frontier (${SIZE:-medium})"
   timeout 560 $H run --suite frontier --size "${SIZE:-medium}" --backend cuda \
       --variant baseline,cpu_tdr --param regroup=key,sort,greedy,greedymax --reps "${REPS:-10}" \
       --out "$out/model-frontier" > "$out/model-frontier.txt" 2>&1
-  sed -n '/^BBV model/,/^mean/p' "$out/model-frontier.txt" ;;
+  sed -n '/^BBV model/,/^mean/p' "$out/model-frontier.txt"
+  fi ;;
 hip)
   # the HIP backend through HIP's NVIDIA platform (plugin build/lib/libdh-hip.so,
   # `make hip-nvidia` on the build machine): its tests, then the micro suite
