@@ -79,4 +79,8 @@ void dh_model_summary(const struct dh_run *runs, int n)
                "ratio %.1f points (%d runs)\n", s_w / k_sp, s_s / k_sp, s_d / k_sp, k_sp);
     else
         printf("no regrouped run with a baseline to compare\n");
+    if (table && !strcmp(table, "generic"))
+        printf("(the generic table prices every operation alike, with no device measured "
+               "behind it; on a CPU device lanes do not diverge as a GPU's do, so these "
+               "errors say nothing about the model)\n");
 }
