@@ -148,6 +148,18 @@ static int wrong(const struct dh_verify *v, struct dh_result *r, const char *whe
     return 1;
 }
 
+/* What one case's run made on the device: the benchmark's buffers, the
+ * counters, the program. */
+static void exec_release(struct dh_worker *w, const struct dh_bench *b, struct dh_exec *x)
+{
+    if (b->teardown)
+        b->teardown(w->state, x);
+    if (x->bbv_buf)
+        w->be->free_buffer(x->bbv_buf);
+    if (x->prog)
+        w->be->free_program(x->prog);
+}
+
 /* Build options of a case; a profiling build adds DH_BBV. */
 static int case_options(struct dh_worker *w, const struct dh_case *c, int bbv, char *out,
                         size_t len)
@@ -258,12 +270,7 @@ static int acquire_bbv(struct dh_worker *w, const struct dh_case *c, struct dh_e
                         "passed 2^32-1 executions; use a smaller size or fewer iterations",
                         blk, b->blocks[blk].name, it);
 out:
-    if (b->teardown)
-        b->teardown(w->state, &x);
-    if (x.bbv_buf)
-        w->be->free_buffer(x.bbv_buf);
-    if (x.prog)
-        w->be->free_program(x.prog);
+    exec_release(w, b, &x);
     return rc;
 }
 
@@ -507,10 +514,5 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
         x.profiling = 0;
     }
 out:
-    if (b->teardown)
-        b->teardown(w->state, &x);
-    if (x.bbv_buf)
-        w->be->free_buffer(x.bbv_buf);
-    if (x.prog)
-        w->be->free_program(x.prog);
+    exec_release(w, b, &x);
 }

@@ -2,6 +2,7 @@
 #include "regroup.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,6 +241,32 @@ static void gg_bounds(struct ggroup *g, const struct classes *c)
     }
 }
 
+/* A merged group of `group` items or more: its first `group` items form a
+ * finished group, the rest stay. */
+static int emit_first(struct ggroup *g, long group, struct seq *out)
+{
+    long need = group, r = 0;
+    int rc;
+    while (need > 0) {
+        long t = g->mem.cnt[r] < need ? g->mem.cnt[r] : need;
+        if ((rc = seq_push(out, g->mem.cls[r], t)))
+            return rc;
+        g->mem.cnt[r] -= t;
+        need -= t;
+        if (!g->mem.cnt[r])
+            r++;
+    }
+    long w = 0;
+    for (long q = r; q < g->mem.n; q++)
+        if (g->mem.cnt[q]) {
+            g->mem.cls[w] = g->mem.cls[q];
+            g->mem.cnt[w++] = g->mem.cnt[q];
+        }
+    g->mem.n = w;
+    g->size -= group;
+    return 0;
+}
+
 static void gg_best(struct ggroup *G, long m, long i, const double *cost, int nb)
 {
     G[i].best = -1;
@@ -310,25 +337,8 @@ static int greedy(const struct dh_bbv *b, const struct classes *c, int group, st
         memset(&G[z].mem, 0, sizeof G[z].mem);
         alive--;
         if (G[a].size >= group) {
-            /* the first `group` items form a finished group */
-            long need = group, r = 0;
-            while (need > 0) {
-                long t = G[a].mem.cnt[r] < need ? G[a].mem.cnt[r] : need;
-                if ((rc = seq_push(out, G[a].mem.cls[r], t)))
-                    goto out;
-                G[a].mem.cnt[r] -= t;
-                need -= t;
-                if (!G[a].mem.cnt[r])
-                    r++;
-            }
-            long w = 0;
-            for (long q = r; q < G[a].mem.n; q++)
-                if (G[a].mem.cnt[q]) {
-                    G[a].mem.cls[w] = G[a].mem.cls[q];
-                    G[a].mem.cnt[w++] = G[a].mem.cnt[q];
-                }
-            G[a].mem.n = w;
-            G[a].size -= group;
+            if ((rc = emit_first(&G[a], group, out)))
+                goto out;
             if (!G[a].size) {
                 G[a].alive = 0;
                 alive--;
@@ -595,26 +605,8 @@ static int greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         W.ver[z]++;
         free(Z->mem.cls); free(Z->mem.cnt);
         memset(&Z->mem, 0, sizeof Z->mem);
-        if (A->size >= group) {
-            long need = group, r = 0;
-            while (need > 0) {
-                long t = A->mem.cnt[r] < need ? A->mem.cnt[r] : need;
-                if ((rc = seq_push(out, A->mem.cls[r], t)))
-                    goto out;
-                A->mem.cnt[r] -= t;
-                need -= t;
-                if (!A->mem.cnt[r])
-                    r++;
-            }
-            long w2 = 0;
-            for (long q = r; q < A->mem.n; q++)
-                if (A->mem.cnt[q]) {
-                    A->mem.cls[w2] = A->mem.cls[q];
-                    A->mem.cnt[w2++] = A->mem.cnt[q];
-                }
-            A->mem.n = w2;
-            A->size -= group;
-        }
+        if (A->size >= group && (rc = emit_first(A, group, out)))
+            goto out;
         W.ver[a]++;
         if (!A->size) {
             wg_unlink(&W, a);
@@ -837,6 +829,32 @@ int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, i
     free(s.cnt);
     classes_free(&c);
     return rc;
+}
+
+int dh_regroup_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
+                     size_t why_len)
+{
+    if (strcmp(c->variant, "cpu_tdr") || !dh_pset_find(&c->params, "group"))
+        return 0;
+    int grp = (int)dh_pset_num(&c->params, "group", 64);
+    if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
+        snprintf(why, why_len, "group=%d is not a multiple of the warp width %d: groups "
+                 "would share warps", grp, dev->warp_width);
+        return -DH_E_CONSTRAINT;
+    }
+    return 0;
+}
+
+int dh_regroup_run(struct dh_exec *x, int *perm, void (*by_key)(void *ctx), void *ctx,
+                   double *host_ms, struct dh_err *err)
+{
+    if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key")))
+        return dh_regroup_exec(x, perm, host_ms, err);
+    double t0 = dh_now_ms();
+    by_key(ctx);
+    x->order = perm;
+    *host_ms = dh_now_ms() - t0;
+    return 0;
 }
 
 int dh_regroup_exec(struct dh_exec *x, int *perm, double *host_ms, struct dh_err *err)

@@ -43,6 +43,18 @@ int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, i
 /* Distinct BBVs among the items (-1 when out of memory). */
 long dh_regroup_classes(const struct dh_bbv *b);
 
+/* A benchmark's check(): `group` must be a multiple of the warp width
+ * (groups would share warps). 0 or -DH_E_CONSTRAINT with why. */
+int dh_regroup_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
+                     size_t why_len);
+
+/* cpu_tdr's regrouping step, by the case's `regroup` choice: a BBV
+ * regrouping (dh_regroup_exec), anything else the benchmark's own
+ * by_key(ctx), which fills perm. Sets x->order = perm; *host_ms = its host
+ * cost, obtaining the BBVs included. The caller adds its data movement. */
+int dh_regroup_run(struct dh_exec *x, int *perm, void (*by_key)(void *ctx), void *ctx,
+                   double *host_ms, struct dh_err *err);
+
 /* For a benchmark's cpu_tdr run: regroup by the case's `regroup` choice
  * with the case's `group` tunable, from the BBVs the worker handed over
  * (x->bbv). *host_ms gets what it cost on the host, including obtaining

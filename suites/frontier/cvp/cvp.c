@@ -123,14 +123,9 @@ static int cvp_check(const struct dh_case *c, const struct dh_device_info *dev, 
                  wg, g.n, c->size);
         return -DH_E_CONSTRAINT;
     }
-    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
-        int grp = (int)dh_pset_num(&c->params, "group", 64);
-        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
-            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
-                     "would share warps", grp, dev->warp_width);
-            return -DH_E_CONSTRAINT;
-        }
-    }
+    int rg = dh_regroup_check(c, dev, why, len);
+    if (rg)
+        return rg;
     if (strcmp(c->variant, "gpu_tdr"))
         return 0;
     const char *alg = dh_pset_text(&c->params, "alg", "dgi");
@@ -289,6 +284,11 @@ static void regroup_by_key(struct cvp_state *s)
         s->perm[start[s->hkey[i]]++] = (int)i;
 }
 
+static void by_key(void *s)
+{
+    regroup_by_key(s);
+}
+
 /* ... then, whichever regrouping filled s->perm, the causal windows moved
  * into patches in that order */
 static void fill_patches(struct cvp_state *s)
@@ -330,17 +330,11 @@ static int cvp_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .n_args = 5, .args = args};
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = dh_now_ms(), bbv_ms = 0;
-        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
-            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
-                return rc;
-            t0 = dh_now_ms();
-        } else {
-            regroup_by_key(s);
-        }
-        x->order = s->perm;
+        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
+            return rc;
+        double t0 = dh_now_ms();
         fill_patches(s);
-        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
+        smp->host_ms += dh_now_ms() - t0;
         t0 = dh_now_ms();
         if ((rc = x->be->copy(s->bpatch, s->patch, n * CVP_PS * sizeof *s->patch,
                               DH_TO_DEVICE, err)))

@@ -114,14 +114,9 @@ static int gdt_check(const struct dh_case *c, const struct dh_device_info *dev, 
                  (unsigned long long)dev->max_alloc_bytes);
         return -DH_E_CONSTRAINT;
     }
-    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
-        int grp = (int)dh_pset_num(&c->params, "group", 64);
-        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
-            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
-                     "would share warps", grp, dev->warp_width);
-            return -DH_E_CONSTRAINT;
-        }
-    }
+    int rg = dh_regroup_check(c, dev, why, len);
+    if (rg)
+        return rg;
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "dgi");
         int fast = !strcmp(alg, "dgi_scan") || !strcmp(alg, "hot_warp_scan");
@@ -267,6 +262,11 @@ static void regroup_by_key(struct gdt_state *s)
         s->perm[start[s->key[i]]++] = (int)i;
 }
 
+static void by_key(void *s)
+{
+    regroup_by_key(s);
+}
+
 /* cpu_tdr's host work after any regrouping: every day of every
  * instrument, and its sector, moved into the order of s->perm */
 static void move_data(struct gdt_state *s)
@@ -319,17 +319,11 @@ static int gdt_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
     memset(smp, 0, sizeof *smp);
     const char *v = x->c->variant;
     if (s->cpu_tdr) {
-        double t0 = dh_now_ms(), bbv_ms = 0;
-        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
-            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
-                return rc;
-            t0 = dh_now_ms();
-        } else {
-            regroup_by_key(s);
-        }
-        x->order = s->perm;
+        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
+            return rc;
+        double t0 = dh_now_ms();
         move_data(s);
-        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
+        smp->host_ms += dh_now_ms() - t0;
         /* the same bytes as any upload of the input */
         if ((rc = x->be->copy(s->bpx[r], s->mpx, cells * 4, DH_TO_DEVICE, err))
             || (rc = x->be->copy(s->brg[r], s->mrg, cells * 4, DH_TO_DEVICE, err))

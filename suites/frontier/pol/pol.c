@@ -126,14 +126,9 @@ static int pl_check(const struct dh_case *c, const struct dh_device_info *dev, c
                  wg, n, c->size);
         return -DH_E_CONSTRAINT;
     }
-    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
-        int grp = (int)dh_pset_num(&c->params, "group", 64);
-        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
-            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
-                     "would share warps", grp, dev->warp_width);
-            return -DH_E_CONSTRAINT;
-        }
-    }
+    int rg = dh_regroup_check(c, dev, why, len);
+    if (rg)
+        return rg;
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
         int code = alg_code(alg);
@@ -314,6 +309,11 @@ static void regroup_by_key(struct pl_state *s)
         s->perm[start[s->key[i]]++] = (int)i;
 }
 
+static void by_key(void *s)
+{
+    regroup_by_key(s);
+}
+
 /* cpu_tdr, any regrouping: the input columns moved into the order of
  * s->perm. */
 static void stage(struct pl_state *s)
@@ -353,17 +353,11 @@ static int pl_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp, s
     int dlt = !strcmp(v, "cpu_tdr");
     memset(smp, 0, sizeof *smp);
     if (dlt) {
-        double t0 = dh_now_ms(), bbv_ms = 0;
-        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
-            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
-                return rc;
-            t0 = dh_now_ms();
-        } else {
-            regroup_by_key(s);
-        }
-        x->order = s->perm;
+        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
+            return rc;
+        double t0 = dh_now_ms();
         stage(s);
-        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
+        smp->host_ms += dh_now_ms() - t0;
         if ((rc = x->be->copy(s->bin[r], s->staged, (size_t)s->n * PL_NCOLS * 4, DH_TO_DEVICE, err)))
             return rc;                           /* same bytes as any upload */
     } else if (!strcmp(v, "gpu_tdr")) {

@@ -112,14 +112,9 @@ static int mb_check(const struct dh_case *c, const struct dh_device_info *dev,
                  g.P, g.P * g.P);
         return -DH_E_CONSTRAINT;
     }
-    if (!strcmp(c->variant, "cpu_tdr") && dh_pset_find(&c->params, "group")) {
-        int grp = (int)dh_pset_num(&c->params, "group", 64);
-        if (dev && dev->warp_width > 0 && grp % dev->warp_width) {
-            snprintf(why, len, "group=%d is not a multiple of the warp width %d: groups "
-                     "would share warps", grp, dev->warp_width);
-            return -DH_E_CONSTRAINT;
-        }
-    }
+    int rg = dh_regroup_check(c, dev, why, len);
+    if (rg)
+        return rg;
     if (g.n % g.wg) {
         snprintf(why, len, "wg=%d does not divide the %ld items of size %s: use a power of two",
                  g.wg, g.n, c->size);
@@ -320,6 +315,12 @@ static void regroup_by_key(const struct mb_cfg *g, const int *key, int *perm)
         perm[start[key[i]]++] = (int)i;
 }
 
+static void by_key(void *st)
+{
+    struct mb_state *s = st;
+    regroup_by_key(&s->cfg, s->key, s->perm);
+}
+
 static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                   struct dh_err *err)
 {
@@ -338,22 +339,16 @@ static int mb_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
                           .local = (size_t)s->cfg.wg, .n_args = 3, .args = args};
     memset(smp, 0, sizeof *smp);
     if (!strcmp(v, "cpu_tdr")) {
-        double t0 = dh_now_ms(), bbv_ms = 0;
-        if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
-            if ((rc = dh_regroup_exec(x, s->perm, &bbv_ms, err)))
-                return rc;
-            t0 = dh_now_ms();
-        } else {
-            regroup_by_key(&s->cfg, s->key, s->perm);
-        }
-        x->order = s->perm;
+        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
+            return rc;
+        double t0 = dh_now_ms();
         if (!s->cfg.mech_rr) {
             for (long j = 0; j < n; j++) {
                 s->xp[j] = s->x[s->perm[j]];
                 s->kp[j] = s->key[s->perm[j]];
             }
         }
-        smp->host_ms = dh_now_ms() - t0 + bbv_ms;
+        smp->host_ms += dh_now_ms() - t0;
         if (s->cfg.mech_rr) {
             double t1 = dh_now_ms();
             if ((rc = x->be->copy(s->bidx, s->perm, (size_t)n * 4, DH_TO_DEVICE, err)))
