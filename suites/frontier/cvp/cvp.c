@@ -30,6 +30,7 @@
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
 #include "../../lib/regroup.h"
+#include "../../lib/warpvotes.h"
 #include "../../suite.h"
 #include "cvp.h"
 
@@ -136,11 +137,9 @@ static int cvp_check(const struct dh_case *c, const struct dh_device_info *dev, 
         return -DH_E_CONSTRAINT;
     }
     int scan = !strcmp(alg, "dgi_scan");
-    if (scan && strcmp(c->backend, "cuda") && strcmp(c->backend, "hip")) {
-        snprintf(why, len, "alg=%s needs warp votes (backends cuda, hip); %s keeps alg=dgi",
-                 alg, c->backend);
-        return -DH_E_CONSTRAINT;
-    }
+    int vr = scan ? dh_warp_votes_check(c, dev, alg, "dgi", why, len) : 0;
+    if (vr)
+        return vr;
     int nf = (int)dh_pset_num(&c->params, "nf", 16);
     int warp = dev && dev->warp_width ? dev->warp_width : 32;
     uint64_t bytes = tdr_local_bytes(&g, wg, nf > 0 ? nf : 1, warp, scan);

@@ -24,6 +24,7 @@
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
 #include "../../lib/regroup.h"
+#include "../../lib/warpvotes.h"
 #include "../../suite.h"
 #include "gdt.h"
 
@@ -120,11 +121,9 @@ static int gdt_check(const struct dh_case *c, const struct dh_device_info *dev, 
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = dh_pset_text(&c->params, "alg", "dgi");
         int fast = !strcmp(alg, "dgi_scan") || !strcmp(alg, "hot_warp_scan");
-        if (fast && strcmp(c->backend, "cuda") && strcmp(c->backend, "hip")) {
-            snprintf(why, len, "alg=%s needs warp votes (backends cuda, hip); %s keeps the "
-                     "portable forms hot_dgi and dgi", alg, c->backend);
-            return -DH_E_CONSTRAINT;
-        }
+        int vr = fast ? dh_warp_votes_check(c, dev, alg, "hot_dgi and dgi", why, len) : 0;
+        if (vr)
+            return vr;
         int nf = (int)dh_pset_num(&c->params, "nf", 16);
         int warp = dev && dev->warp_width ? dev->warp_width : 32;
         uint64_t bytes = 4 * tdr_local_ints(alg, (uint64_t)wg, (uint64_t)(nf > 0 ? nf : 1),

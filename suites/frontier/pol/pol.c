@@ -33,6 +33,7 @@
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
 #include "../../lib/regroup.h"
+#include "../../lib/warpvotes.h"
 #include "../../suite.h"
 #include "pol.h"
 
@@ -133,11 +134,10 @@ static int pl_check(const struct dh_case *c, const struct dh_device_info *dev, c
         const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
         int code = alg_code(alg);
         int nf = (int)dh_pset_num(&c->params, "nf", 16);
-        if (code >= 3 && strcmp(c->backend, "cuda") && strcmp(c->backend, "hip")) {
-            snprintf(why, len, "alg=%s needs warp votes (backends cuda, hip); %s keeps "
-                     "the portable forms hot_dgi and dgi", alg, c->backend);
-            return -DH_E_CONSTRAINT;
-        }
+        int vr = code >= 3 ? dh_warp_votes_check(c, dev, alg, "hot_dgi and dgi", why, len)
+                           : 0;
+        if (vr)
+            return vr;
         int warp = dev && dev->warp_width ? dev->warp_width : 32;
         uint64_t need = tdr_local_bytes(code, (int)dh_pset_num(&c->params, "rounds", 3), wg,
                                         nf > 0 ? nf : 1, warp);

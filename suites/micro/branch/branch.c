@@ -18,6 +18,7 @@
 #include "../../../harness/case.h"
 #include "../../../harness/ceiling.h"
 #include "../../lib/regroup.h"
+#include "../../lib/warpvotes.h"
 #include "../../suite.h"
 
 extern const char dh_src_micro_branch[];   /* branch.k, embedded by make */
@@ -129,11 +130,9 @@ static int mb_check(const struct dh_case *c, const struct dh_device_info *dev,
                      "use alg=dgi", alg, g.P, g.layers);
             return -DH_E_CONSTRAINT;
         }
-        if (fast && strcmp(c->backend, "cuda") && strcmp(c->backend, "hip")) {
-            snprintf(why, len, "alg=%s needs warp votes (backends cuda, hip); %s keeps "
-                     "the portable forms hot and dgi", alg, c->backend);
-            return -DH_E_CONSTRAINT;
-        }
+        int vr = fast ? dh_warp_votes_check(c, dev, alg, "hot and dgi", why, len) : 0;
+        if (vr)
+            return vr;
         int warp = dev && dev->warp_width ? dev->warp_width : 32;
         uint64_t ints = hot ? (uint64_t)g.wg + 2
                         : fast ? (uint64_t)g.nkeys * (uint64_t)(g.wg / warp) + (uint64_t)g.wg + (uint64_t)g.nkeys
