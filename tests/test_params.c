@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "../harness/case.h"
 #include "../harness/plan.h"
+#include "../suites/lib/warpvotes.h"
 #include "../suites/suite.h"
 
 static void split(void **st)
@@ -81,6 +82,32 @@ static void identity(void **st)
     assert_string_not_equal(a.key, b.key);
 }
 
+/* warp-vote forms: cuda and hip on NVIDIA yes, opencl no, hip on AMD only
+ * when asked for */
+static void warp_votes(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    memset(&c, 0, sizeof c);
+    struct dh_device_info nv = {.vendor = "NVIDIA"}, amd = {.vendor = "AMD"};
+    char why[256];
+    snprintf(c.backend, sizeof c.backend, "cuda");
+    assert_int_equal(dh_warp_votes_check(&c, &nv, "dgi_scan", "dgi", why, sizeof why), 0);
+    snprintf(c.backend, sizeof c.backend, "opencl");
+    assert_int_equal(dh_warp_votes_check(&c, &nv, "dgi_scan", "dgi", why, sizeof why),
+                     -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "portable forms dgi"));
+    snprintf(c.backend, sizeof c.backend, "hip");
+    assert_int_equal(dh_warp_votes_check(&c, &nv, "dgi_scan", "dgi", why, sizeof why), 0);
+    unsetenv("DH_HIP_WARP_VOTES");
+    assert_int_equal(dh_warp_votes_check(&c, &amd, "dgi_scan", "dgi", why, sizeof why),
+                     -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "DH_HIP_WARP_VOTES=1"));
+    setenv("DH_HIP_WARP_VOTES", "1", 1);
+    assert_int_equal(dh_warp_votes_check(&c, &amd, "dgi_scan", "dgi", why, sizeof why), 0);
+    unsetenv("DH_HIP_WARP_VOTES");
+}
+
 static void constraints(void **st)
 {
     (void)st;
@@ -121,7 +148,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(split), cmocka_unit_test(domains), cmocka_unit_test(identity),
-        cmocka_unit_test(constraints),
+        cmocka_unit_test(constraints), cmocka_unit_test(warp_votes),
     };
     return cmocka_run_group_tests_name("params", t, NULL, NULL);
 }
