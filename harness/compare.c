@@ -271,12 +271,16 @@ static void judge(struct dh_cmp_case *cc, const struct dh_cmp_opts *o)
     }
     if (!n) {
         cc->verdict = DH_V_ONLY_BASE;
-        note_add(cc, "in BASE only: not run in NEW");
+        note_add(cc, "in BASE only: not run in NEW%s", b->c.instrumented
+                 ? " (an instrumented, BBV-counting build: never compared with a plain one)"
+                 : "");
         return;
     }
     if (!b) {
         cc->verdict = DH_V_ONLY_NEW;
-        note_add(cc, "in NEW only: not in BASE");
+        note_add(cc, "in NEW only: not in BASE%s", n->c.instrumented
+                 ? " (an instrumented, BBV-counting build: never compared with a plain one)"
+                 : "");
         return;
     }
     char tb[256], tn[256];

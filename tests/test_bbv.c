@@ -172,6 +172,26 @@ static void regroupings_many_classes(void **st)
     free(c);
 }
 
+/* an instrumented run is another case: never paired with a plain one */
+static void instrumented_identity(void **st)
+{
+    (void)st;
+    struct dh_case a, b;
+    memset(&a, 0, sizeof a);
+    snprintf(a.suite, sizeof a.suite, "micro");
+    snprintf(a.bench_name, sizeof a.bench_name, "branch");
+    snprintf(a.variant, sizeof a.variant, "baseline");
+    snprintf(a.backend, sizeof a.backend, "cuda");
+    snprintf(a.size, sizeof a.size, "small");
+    b = a;
+    b.instrumented = 1;
+    dh_case_identity(&a);
+    dh_case_identity(&b);
+    assert_string_not_equal(a.key, b.key);
+    assert_non_null(strstr(b.id, "/instrumented"));
+    assert_null(strstr(a.id, "instrumented"));
+}
+
 static void overflow_found(void **st)
 {
     (void)st;
@@ -273,7 +293,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
-        cmocka_unit_test(overflow_found),
+        cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
