@@ -34,6 +34,9 @@ int dh_cmd_list(int argc, char **argv)
             printf("suite %s\n", b->suite);
         last = b->suite;
         printf("  %s/%s — %s\n    variants: %s\n", b->suite, b->name, b->summary, b->variants);
+        if (b->blocks)
+            printf("    basic blocks: %d marked (BBV model; docs/model.md), %s-bound\n",
+                   b->n_blocks, b->bound ? b->bound : "?");
         for (const struct dh_param_def *d = b->params; d && d->name; d++)
             printf("    %-8s %-8s %-22s default %-5s %s%s%s\n", d->name, dh_pkind_name(d->kind),
                    d->domain, d->def ? d->def : "-", d->doc, d->variants ? " — for " : "",
