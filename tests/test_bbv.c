@@ -192,6 +192,45 @@ static void instrumented_identity(void **st)
     assert_null(strstr(a.id, "instrumented"));
 }
 
+/* the neighbourhood forms against the exact ones where both can run:
+ * within 10% of the exact regrouping's modeled time */
+static void window_vs_exact(void **st)
+{
+    (void)st;
+    const long n = 12000;
+    const int nb = 5, group = 32;
+    uint32_t *c = calloc((size_t)n * nb, 4);
+    uint64_t r = 99;
+    for (long i = 0; i < n; i++) {           /* ~1500 classes, clustered */
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int path = (int)((r >> 33) % 4);
+        c[i * nb + 0] = 1;
+        c[i * nb + 1 + path] = 20 * (1 + path) + (uint32_t)((r >> 40) % 375);
+    }
+    double cost[5] = {10, 4, 4, 4, 4}, inst[5] = {1, 1, 1, 1, 1};
+    struct dh_bbv b = {.n_items = n, .n_blocks = nb, .counts = c, .block_cost = cost};
+    long k = dh_regroup_classes(&b);
+    assert_true(k > 64 && k < 2048);
+    int *perm = malloc(n * sizeof *perm);
+    struct dh_err e = {0};
+    for (int alg = DH_RG_GREEDY; alg <= DH_RG_GREEDYMAX; alg++) {
+        struct dh_bbv_metrics exact, win;
+        long old = dh_regroup_exact_limit(-1);
+        assert_int_equal(dh_regroup_bbv(&b, alg, group, perm, &e), 0);
+        dh_bbv_metrics(&b, cost, inst, perm, 32, 64, 4, 2, &exact);
+        dh_regroup_exact_limit(16);                  /* force the windows */
+        assert_int_equal(dh_regroup_bbv(&b, alg, group, perm, &e), 0);
+        dh_regroup_exact_limit(old);
+        check_perm(perm, n);
+        dh_bbv_metrics(&b, cost, inst, perm, 32, 64, 4, 2, &win);
+        fprintf(stderr, "  alg %d: exact %.0f, windowed %.0f cycles (weighted)\n", alg,
+                exact.t_weighted, win.t_weighted);
+        assert_true(win.t_weighted < 1.10 * exact.t_weighted);
+    }
+    free(perm);
+    free(c);
+}
+
 static void overflow_found(void **st)
 {
     (void)st;
@@ -293,6 +332,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
+        cmocka_unit_test(window_vs_exact),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
     };

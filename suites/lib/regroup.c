@@ -460,6 +460,15 @@ out:
  * Greedy keeps its best pairs in a heap with lazy invalidation. */
 #define DH_RG_EXACT 2048
 #define DH_RG_WINDOW 32
+static long exact_limit = DH_RG_EXACT;
+
+long dh_regroup_exact_limit(long n)
+{
+    long old = exact_limit;
+    if (n >= 0)
+        exact_limit = n;
+    return old;
+}
 
 struct hent { double gain; long i, j; unsigned vi, vj; };
 
@@ -812,9 +821,9 @@ int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, i
             rc = seq_push(&s, o[q], c.count[o[q]]);
         free(o);
     } else if (alg == DH_RG_GREEDY) {
-        rc = c.n > DH_RG_EXACT ? greedy_window(b, &c, group, &s) : greedy(b, &c, group, &s);
+        rc = c.n > exact_limit ? greedy_window(b, &c, group, &s) : greedy(b, &c, group, &s);
     } else if (alg == DH_RG_GREEDYMAX) {
-        rc = c.n > DH_RG_EXACT ? greedymax_window(b, &c, group, &s)
+        rc = c.n > exact_limit ? greedymax_window(b, &c, group, &s)
                                : greedymax(b, &c, group, &s);
     } else {
         rc = dh_err_set(err, DH_E_USAGE, "regroup: unknown algorithm %d", (int)alg);

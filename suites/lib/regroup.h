@@ -40,6 +40,11 @@ int dh_regroup_parse(const char *name);
 int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, int *perm,
                    struct dh_err *err);
 
+/* Above this many distinct BBVs (default 2048) greedy and greedymax search
+ * neighbourhoods instead of all pairs; n >= 0 sets it, the old value is
+ * returned (tests compare the two forms). */
+long dh_regroup_exact_limit(long n);
+
 /* Distinct BBVs among the items (-1 when out of memory). */
 long dh_regroup_classes(const struct dh_bbv *b);
 
