@@ -1,6 +1,7 @@
 /* cuda_rtc.c — NVRTC for the CUDA backend: target choice, option
  * splitting and compilation to CUBIN or PTX; see cuda_rtc.h. */
 #include "cuda_rtc.h"
+#include "rtc_options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,60 +44,6 @@ void dh__cuda_rtc_target(int cc, struct dh__cuda_target *t)
     }
 }
 
-static int dh__cuda_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Split `options` at white space into a malloc'd argv (NULL-terminated,
- * with `extra` appended). "-D X", "-U X" and "-I X" become one argument
- * ("-DX"...), as NVRTC wants. No quoting: values cannot contain spaces.
- * *store holds the strings; free both. */
-static int dh__cuda_split_options(const char *options, const char *extra,
-                                  char ***argv_out, int *argc_out,
-                                  char **store)
-{
-    size_t len = options ? strlen(options) : 0;
-    char *s = malloc(len + 1);
-    char **argv = malloc((len / 2 + 3) * sizeof *argv);
-    if (!s || !argv) {
-        free(s);
-        free(argv);
-        return -1;
-    }
-    memcpy(s, options ? options : "", len + 1);
-    int argc = 0;
-    char *w = s;                          /* compacting write position */
-    for (char *p = s; *p;) {
-        while (dh__cuda_space(*p))
-            p++;
-        if (!*p)
-            break;
-        char *tok = w;
-        while (*p && !dh__cuda_space(*p))
-            *w++ = *p++;
-        int joins = (w - tok == 2) && tok[0] == '-' &&
-                    (tok[1] == 'D' || tok[1] == 'U' || tok[1] == 'I');
-        if (joins) {                      /* glue the next word on */
-            while (dh__cuda_space(*p))
-                p++;
-            while (*p && !dh__cuda_space(*p))
-                *w++ = *p++;
-        }
-        if (*p)
-            p++;                          /* past one separator */
-        *w++ = 0;
-        argv[argc++] = tok;
-    }
-    if (extra)
-        argv[argc++] = (char *)extra;
-    argv[argc] = NULL;
-    *argv_out = argv;
-    *argc_out = argc;
-    *store = s;
-    return 0;
-}
-
 /* The first error line of an NVRTC log ("file(line): error: ..." or
  * "...: catastrophic error: ..."), for the one-line message; the full log
  * goes to *log. */
@@ -123,11 +70,12 @@ int dh__cuda_rtc_compile(const struct dh__cuda_target *t, const char *source,
                          char **log, struct dh_err *err)
 {
     char target_opt[64];
+    const char *extra[1] = {target_opt};
     snprintf(target_opt, sizeof target_opt, "--gpu-architecture=%s",
              t->name);
     char **argv = NULL, *store = NULL;
     int argc = 0;
-    if (dh__cuda_split_options(options, target_opt, &argv, &argc, &store))
+    if (dh_rtc_split_options(options, extra, 1, &argv, &argc, &store))
         return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
 
     int rc = 0;

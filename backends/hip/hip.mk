@@ -35,12 +35,16 @@ HIP_NV_PATH  ?= /usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$(PATH)
 HIP_CUDART   ?= /usr/lib/x86_64-linux-gnu/libcudart_static.a
 HIPCC        ?= hipcc
 HIP_ARCHS    ?= gfx90a gfx1030
-HIP_DEPS_H   := backends/hip/hip_plugin.h backends/backend.h backends/errors.h backends/cache.h
+HIP_DEPS_H   := backends/hip/hip_plugin.h backends/backend.h backends/errors.h backends/cache.h \
+                backends/rtc_options.h
 
 .PHONY: hip-nvidia hip-amd hip-check
 
 # the harness's own C helpers, position-independent, once per platform
 $(BUILD)/hip-%/errors.o: backends/errors.c backends/errors.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=gnu11 -O2 -fPIC -fvisibility=hidden $(WARN) -c $< -o $@
+$(BUILD)/hip-%/rtc_options.o: backends/rtc_options.c backends/rtc_options.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O2 -fPIC -fvisibility=hidden $(WARN) -c $< -o $@
 $(BUILD)/hip-%/cache.o: backends/cache.c backends/cache.h
@@ -63,7 +67,8 @@ $(BUILD)/hip-nvidia/hip_plugin.o: backends/hip/hip_plugin.cpp $(HIP_DEPS_H)
 	    -Xcompiler -fPIC,-fvisibility=hidden -D__HIP_PLATFORM_NVIDIA__ -I$(HIP_NV_SHIM) \
 	    -I$(HIP_INC) -c $< -o $@
 
-hip-nvidia: $(BUILD)/hip-nvidia/hip_plugin.o $(BUILD)/hip-nvidia/errors.o $(BUILD)/hip-nvidia/cache.o
+hip-nvidia: $(BUILD)/hip-nvidia/hip_plugin.o $(BUILD)/hip-nvidia/errors.o $(BUILD)/hip-nvidia/cache.o \
+            $(BUILD)/hip-nvidia/rtc_options.o
 	@mkdir -p $(BUILD)/lib
 	@echo "  LD    $(HIP_PLUGIN) (NVIDIA: CUDA 11.8 runtime static, NVRTC from $(CUDA_HOME))"
 	$(Q)$(CXX) -shared -o $(HIP_PLUGIN) $^ $(HIP_CUDART) -L$(CUDA_HOME)/lib64 -lnvrtc \
@@ -78,7 +83,8 @@ $(BUILD)/hip-amd/hip_plugin.o: backends/hip/hip_plugin.cpp $(HIP_DEPS_H)
 	$(Q)$(CXX) -std=c++17 -O2 -fPIC -fvisibility=hidden $(WARN) -D__HIP_PLATFORM_AMD__ \
 	    -I$(HIP_INC) -c $< -o $@
 
-hip-amd: $(BUILD)/hip-amd/hip_plugin.o $(BUILD)/hip-amd/errors.o $(BUILD)/hip-amd/cache.o
+hip-amd: $(BUILD)/hip-amd/hip_plugin.o $(BUILD)/hip-amd/errors.o $(BUILD)/hip-amd/cache.o \
+         $(BUILD)/hip-amd/rtc_options.o
 	@mkdir -p $(BUILD)/lib
 	@echo "  LD    $(HIP_PLUGIN) (AMD)"
 	$(Q)$(CXX) -shared -o $(HIP_PLUGIN) $^ -lamdhip64

@@ -34,6 +34,7 @@
 extern "C" {
 #include "../backend.h"
 #include "../cache.h"
+#include "../rtc_options.h"
 }
 #include "hip_plugin.h"
 
@@ -319,61 +320,6 @@ fail:
 
 /* ---- build --------------------------------------------------------------- */
 
-static int dh__hip_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Split `options` at white space into a malloc'd argv (with the extra
- * options appended). "-D X", "-U X" and "-I X" become one argument, as
- * hipRTC (and NVRTC under it) want. No quoting. *store holds the strings;
- * free both. */
-static int dh__hip_split(const char *options, const char *const *extra,
-                         int n_extra, char ***argv_out, int *argc_out,
-                         char **store)
-{
-    size_t len = options ? strlen(options) : 0;
-    char *s = (char *)malloc(len + 1);
-    char **argv = (char **)malloc((len / 2 + 2 + (size_t)n_extra) * sizeof *argv);
-    if (!s || !argv) {
-        free(s);
-        free(argv);
-        return -1;
-    }
-    memcpy(s, options ? options : "", len + 1);
-    int argc = 0;
-    char *w = s;
-    for (char *p = s; *p;) {
-        while (dh__hip_space(*p))
-            p++;
-        if (!*p)
-            break;
-        char *tok = w;
-        while (*p && !dh__hip_space(*p))
-            *w++ = *p++;
-        int joins = (w - tok == 2) && tok[0] == '-' &&
-                    (tok[1] == 'D' || tok[1] == 'U' || tok[1] == 'I');
-        if (joins) {
-            while (dh__hip_space(*p))
-                p++;
-            while (*p && !dh__hip_space(*p))
-                *w++ = *p++;
-        }
-        if (*p)
-            p++;
-        *w++ = 0;
-        argv[argc++] = tok;
-    }
-    for (int i = 0; i < n_extra; i++)
-        if (extra[i] && extra[i][0])
-            argv[argc++] = (char *)extra[i];
-    argv[argc] = NULL;
-    *argv_out = argv;
-    *argc_out = argc;
-    *store = s;
-    return 0;
-}
-
 /* DH_WAVE in the options (-1 when absent). */
 static int dh__hip_wave_of(const char *options)
 {
@@ -421,7 +367,7 @@ static int dh__hip_compile(struct dh_device *dev, const char *source,
                             dev->warp_votes ? "" : "-DDH_NO_WARP_VOTES", NULL};
     char **argv = NULL, *store = NULL;
     int argc = 0;
-    if (dh__hip_split(options, extra, 2, &argv, &argc, &store))
+    if (dh_rtc_split_options(options, extra, 2, &argv, &argc, &store))
         return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
     hiprtcProgram prog;
     hiprtcResult rr = hiprtcCreateProgram(&prog, source, "divharness.hip", 0,
