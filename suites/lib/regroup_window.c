@@ -1,0 +1,345 @@
+/* regroup_window.c — Greedy and Greedy-Max for workloads with many
+ * distinct BBVs (regroup.h; the exact forms are in regroup.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "regroup_impl.h"
+
+/* ---- many classes: the same algorithms over sorted neighbourhoods ----
+ * With more than DH_RG_EXACT classes (gdt: nearly every item its own
+ * BBV) the all-pairs searches are quadratic or worse. Candidates are then
+ * limited to the DH_RG_WINDOW nearest classes in lexicographic order (and,
+ * for greedymax, in latency order too): similar BBVs sort near each other.
+ * Greedy keeps its best pairs in a heap with lazy invalidation. */
+#define DH_RG_EXACT 2048
+#define DH_RG_WINDOW 32
+long dh__rg_exact_limit_value = DH_RG_EXACT;
+
+long dh_regroup_exact_limit(long n)
+{
+    long old = dh__rg_exact_limit_value;
+    if (n >= 0)
+        dh__rg_exact_limit_value = n;
+    return old;
+}
+
+struct hent { double gain; long i, j; unsigned vi, vj; };
+
+struct heap { long n, cap; struct hent *e; };
+
+static int heap_push(struct heap *h, struct hent x)
+{
+    if (h->n == h->cap) {
+        long cap = h->cap ? h->cap * 2 : 1024;
+        struct hent *e = realloc(h->e, (size_t)cap * sizeof *e);
+        if (!e)
+            return -DH_E_RESOURCES;
+        h->e = e;
+        h->cap = cap;
+    }
+    long i = h->n++;
+    while (i > 0 && h->e[(i - 1) / 2].gain < x.gain) {
+        h->e[i] = h->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->e[i] = x;
+    return 0;
+}
+
+static struct hent heap_pop(struct heap *h)
+{
+    struct hent top = h->e[0], x = h->e[--h->n];
+    long i = 0;
+    for (;;) {
+        long l = 2 * i + 1, r = l + 1, m = i;
+        double g = x.gain;
+        if (l < h->n && h->e[l].gain > g) { m = l; g = h->e[l].gain; }
+        if (r < h->n && h->e[r].gain > g) m = r;
+        if (m == i)
+            break;
+        h->e[i] = h->e[m];
+        i = m;
+    }
+    if (h->n)
+        h->e[i] = x;
+    return top;
+}
+
+/* groups are kept in lexicographic order of their first class; nx/pv link
+ * the alive ones */
+struct wgroups {
+    struct ggroup *G;
+    long m, *nx, *pv;
+    unsigned *ver;
+    double *bestg;      /* gain of each group's latest entry */
+};
+
+static int wg_best_push(struct wgroups *W, long i, const double *cost, int nb, struct heap *h)
+{
+    long best = -1;
+    double bg = -1e300;
+    long j = W->nx[i];
+    for (int k = 0; k < DH_RG_WINDOW && j >= 0; k++, j = W->nx[j]) {
+        double g = dh__rg_gain_mm(cost, nb, W->G[i].mn, W->G[i].mx, W->G[j].mn, W->G[j].mx);
+        if (g > bg) {
+            bg = g;
+            best = j;
+        }
+    }
+    W->bestg[i] = bg;
+    if (best < 0)
+        return 0;
+    struct hent e = {bg, i, best, W->ver[i], W->ver[best]};
+    return heap_push(h, e);
+}
+
+static void wg_unlink(struct wgroups *W, long z)
+{
+    if (W->pv[z] >= 0) W->nx[W->pv[z]] = W->nx[z];
+    if (W->nx[z] >= 0) W->pv[W->nx[z]] = W->pv[z];
+    W->G[z].alive = 0;
+}
+
+int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
+                         struct seq *out)
+{
+    int nb = c->nb, rc = 0;
+    long *lex = dh__rg_sorted_classes(c);
+    if (!lex)
+        return -DH_E_RESOURCES;
+    long m = 0;
+    for (long q = 0; q < c->n; q++) {
+        long k = lex[q];
+        if ((rc = dh__rg_seq_push(out, k, c->count[k] / group * group)))
+            goto out0;
+        if (c->count[k] % group)
+            m++;
+    }
+    struct wgroups W = {0};
+    struct heap h = {0};
+    uint32_t *bounds = NULL;
+    W.m = m;
+    W.G = calloc((size_t)m + 1, sizeof *W.G);
+    W.nx = malloc(((size_t)m + 1) * sizeof *W.nx);
+    W.pv = malloc(((size_t)m + 1) * sizeof *W.pv);
+    W.ver = calloc((size_t)m + 1, sizeof *W.ver);
+    W.bestg = malloc(((size_t)m + 1) * sizeof *W.bestg);
+    bounds = malloc(((size_t)m + 1) * 2 * nb * sizeof *bounds);
+    if (!W.G || !W.nx || !W.pv || !W.ver || !W.bestg || !bounds) {
+        rc = -DH_E_RESOURCES;
+        goto out;
+    }
+    long i = 0;
+    for (long q = 0; q < c->n; q++) {
+        long k = lex[q], r = c->count[k] % group;
+        if (!r)
+            continue;
+        W.G[i].alive = 1;
+        W.G[i].size = r;
+        W.G[i].mn = bounds + (size_t)i * 2 * nb;
+        W.G[i].mx = W.G[i].mn + nb;
+        if ((rc = dh__rg_seq_push(&W.G[i].mem, k, r)))
+            goto out;
+        dh__rg_gg_bounds(&W.G[i], c);
+        W.nx[i] = i + 1 < m ? i + 1 : -1;
+        W.pv[i] = i - 1;
+        i++;
+    }
+    for (i = 0; i < m; i++)
+        if ((rc = wg_best_push(&W, i, b->block_cost, nb, &h)))
+            goto out;
+    while (h.n) {
+        struct hent e = heap_pop(&h);
+        long a = e.i, z = e.j;
+        if (!W.G[a].alive)
+            continue;
+        if (!W.G[z].alive || e.vi != W.ver[a] || e.vj != W.ver[z]) {
+            if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
+                goto out;
+            continue;
+        }
+        struct ggroup *A = &W.G[a], *Z = &W.G[z];
+        for (long r = 0; r < Z->mem.n; r++)
+            if ((rc = dh__rg_seq_push(&A->mem, Z->mem.cls[r], Z->mem.cnt[r])))
+                goto out;
+        A->size += Z->size;
+        wg_unlink(&W, z);
+        W.ver[z]++;
+        free(Z->mem.cls); free(Z->mem.cnt);
+        memset(&Z->mem, 0, sizeof Z->mem);
+        if (A->size >= group && (rc = dh__rg_emit_first(A, group, out)))
+            goto out;
+        W.ver[a]++;
+        if (!A->size) {
+            wg_unlink(&W, a);
+        } else {
+            dh__rg_gg_bounds(A, c);
+            if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
+                goto out;
+        }
+        /* groups before a: a changed; an entry that pointed at a or z is
+         * stale and is searched again when it comes up */
+        if (A->size) {
+            long p = W.pv[a];
+            for (int k = 0; k < DH_RG_WINDOW && p >= 0; k++, p = W.pv[p]) {
+                double g = dh__rg_gain_mm(b->block_cost, nb, W.G[p].mn, W.G[p].mx, A->mn, A->mx);
+                if (g > W.bestg[p]) {
+                    W.bestg[p] = g;
+                    struct hent x = {g, p, a, W.ver[p], W.ver[a]};
+                    if ((rc = heap_push(&h, x)))
+                        goto out;
+                }
+            }
+        }
+    }
+    for (i = 0; i < m; i++)               /* what never merged, in order */
+        if (W.G[i].alive)
+            for (long r = 0; r < W.G[i].mem.n; r++)
+                if ((rc = dh__rg_seq_push(out, W.G[i].mem.cls[r], W.G[i].mem.cnt[r])))
+                    goto out;
+out:
+    if (W.G)
+        for (i = 0; i < m; i++) {
+            free(W.G[i].mem.cls);
+            free(W.G[i].mem.cnt);
+        }
+    free(W.G); free(W.nx); free(W.pv); free(W.ver); free(W.bestg); free(bounds); free(h.e);
+out0:
+    free(lex);
+    return rc;
+}
+
+/* greedymax over neighbourhoods: the seed is the costliest class left; a
+ * group grows by the class of largest gain among the DH_RG_WINDOW nearest
+ * classes with items left, in lexicographic and in latency order, around
+ * the class added last */
+struct olist { long *nx, *pv, *pos, *ord; };
+
+static int olist_init(struct olist *o, long *ord, long n)
+{
+    o->ord = ord;
+    o->nx = malloc((size_t)n * sizeof *o->nx);
+    o->pv = malloc((size_t)n * sizeof *o->pv);
+    o->pos = malloc((size_t)n * sizeof *o->pos);
+    if (!o->nx || !o->pv || !o->pos)
+        return -DH_E_RESOURCES;
+    for (long q = 0; q < n; q++) {
+        o->pos[ord[q]] = q;
+        o->nx[q] = q + 1 < n ? q + 1 : -1;
+        o->pv[q] = q - 1;
+    }
+    return 0;
+}
+
+static void olist_drop(struct olist *o, long k)
+{
+    long q = o->pos[k];
+    if (o->pv[q] >= 0) o->nx[o->pv[q]] = o->nx[q];
+    if (o->nx[q] >= 0) o->pv[o->nx[q]] = o->pv[q];
+}
+
+static void olist_free(struct olist *o)
+{
+    free(o->nx); free(o->pv); free(o->pos); free(o->ord);
+}
+
+static void scan_side(const struct olist *o, long q, int fwd, const long *left,
+                      const struct dh_bbv *b, const struct classes *c, const uint32_t *mn,
+                      const uint32_t *mx, long *best, double *bg)
+{
+    long p = fwd ? o->nx[q] : o->pv[q];
+    for (int k = 0; k < DH_RG_WINDOW && p >= 0; k++, p = fwd ? o->nx[p] : o->pv[p]) {
+        long j = o->ord[p];
+        if (!left[j])
+            continue;
+        double g = dh__rg_gain_mm(b->block_cost, c->nb, mn, mx, c->vec[j], c->vec[j]);
+        if (g > *bg) {
+            *bg = g;
+            *best = j;
+        }
+    }
+}
+
+int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int group,
+                            struct seq *out)
+{
+    int nb = c->nb, rc = 0;
+    struct olist L = {0}, X = {0};
+    long *left = malloc((size_t)c->n * sizeof *left);
+    char *gone = calloc((size_t)c->n, 1);
+    uint32_t *mn = malloc((size_t)nb * 2 * sizeof *mn), *mx;
+    long *lat = malloc((size_t)c->n * sizeof *lat);
+    long *lex = dh__rg_sorted_classes(c);
+    if (!left || !gone || !mn || !lat || !lex) {
+        free(lat); free(lex);
+        rc = -DH_E_RESOURCES;
+        goto out;
+    }
+    mx = mn + nb;
+    for (long k = 0; k < c->n; k++) {
+        lat[k] = k;
+        left[k] = c->count[k];
+    }
+    dh__rg_sort_by_latency(c, lat);
+    if ((rc = olist_init(&L, lat, c->n)) || (rc = olist_init(&X, lex, c->n)))
+        goto out;
+    long head = 0;          /* position in L of the costliest class left */
+    for (;;) {
+        while (head >= 0 && !left[L.ord[head]])
+            head = L.nx[head];
+        if (head < 0)
+            break;
+        long k = L.ord[head], room = group;
+        memcpy(mn, c->vec[k], (size_t)nb * 4);
+        memcpy(mx, c->vec[k], (size_t)nb * 4);
+        for (;;) {
+            long t = left[k] < room ? left[k] : room;
+            if ((rc = dh__rg_seq_push(out, k, t)))
+                goto out;
+            left[k] -= t;
+            room -= t;
+            if (!room)
+                break;
+            long best = -1;
+            double bg = -1e300;
+            scan_side(&X, X.pos[k], 1, left, b, c, mn, mx, &best, &bg);
+            scan_side(&X, X.pos[k], 0, left, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 1, left, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 0, left, b, c, mn, mx, &best, &bg);
+            if (!left[k] && !gone[k]) {     /* searched around; now unlink */
+                if (L.ord[head] == k)
+                    head = L.nx[head];
+                olist_drop(&L, k);
+                olist_drop(&X, k);
+                gone[k] = 1;
+            }
+            if (best < 0) {
+                /* nothing left near: the costliest class left fills on */
+                while (head >= 0 && !left[L.ord[head]])
+                    head = L.nx[head];
+                if (head < 0)
+                    break;
+                best = L.ord[head];
+            }
+            k = best;
+            for (int j = 0; j < nb; j++) {
+                if (c->vec[k][j] < mn[j]) mn[j] = c->vec[k][j];
+                if (c->vec[k][j] > mx[j]) mx[j] = c->vec[k][j];
+            }
+        }
+        if (!left[k] && !gone[k]) {
+            if (head >= 0 && L.ord[head] == k)
+                head = L.nx[head];
+            olist_drop(&L, k);
+            olist_drop(&X, k);
+            gone[k] = 1;
+        }
+    }
+out:
+    olist_free(&L);
+    olist_free(&X);
+    free(gone);
+    free(left);
+    free(mn);
+    return rc;
+}
