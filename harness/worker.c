@@ -105,6 +105,7 @@ static void drop_bbv(struct dh_worker *w)
     w->bbv_cost = NULL;
     memset(&w->bbv, 0, sizeof w->bbv);
     w->bbv_tried = 0;
+    w->bbv_classes = 0;
     w->bbv_status = 0;
     w->bbv_message[0] = 0;
 }
@@ -318,7 +319,9 @@ static void model_run(struct dh_worker *w, const struct dh_case *c, const struct
     snprintf(m->bbv_source, sizeof m->bbv_source, "%s", b->source);
     m->n_blocks = nb;
     m->n_items = b->n_items;
-    m->n_classes = dh_regroup_classes(b);
+    if (!w->bbv_classes)                  /* once per workload: a hash of every BBV */
+        w->bbv_classes = dh_regroup_classes(b);
+    m->n_classes = w->bbv_classes;
     m->acquire_ms = b->acquire_ms;
     struct dh_bbv_metrics mm;
     dh_bbv_metrics(b, cyc, inst, NULL, W, m->wg, m->cus, m->slots, &mm);

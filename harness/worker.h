@@ -26,6 +26,7 @@ struct dh_worker {
     uint32_t *bbv_counts;
     double *bbv_cost;
     int bbv_tried, bbv_status;
+    long bbv_classes;              /* distinct BBVs, 0 = not counted yet */
     char bbv_message[1024];
 };
 
