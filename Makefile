@@ -18,7 +18,7 @@ ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
               -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
-SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*.c) $(wildcard backends/*.c) \
+SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*/*.c) $(wildcard backends/*.c) \
        backends/opencl/opencl.c $(wildcard tuning/*.c) $(wildcard results/*.c) \
        suites/registry.c $(wildcard suites/lib/*.c) $(wildcard suites/*/*/*.c))
 
@@ -99,7 +99,7 @@ run: deps all
 
 # ---- tests (cmocka) ----
 TEST_SRC  := $(filter-out $(EXCLUDE),$(wildcard tests/test_*.c))
-LIB_OBJ   := $(filter-out $(OBJDIR)/harness/main.o,$(OBJ))
+LIB_OBJ   := $(filter-out $(OBJDIR)/harness/cli/main.o,$(OBJ))
 TESTS     := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ)

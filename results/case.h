@@ -8,7 +8,7 @@
 #ifndef DH_CASE_H
 #define DH_CASE_H
 
-#include "params.h"
+#include "../harness/support/params.h"
 
 struct dh_bench;
 

@@ -10,7 +10,7 @@
 #include "../backends/backend.h"
 #include "../suites/suite.h"
 #include "case.h"
-#include "stats.h"
+#include "../harness/stats/stats.h"
 
 #define DH_MAX_SAMPLES 256
 

@@ -4,8 +4,8 @@
 #ifndef DH_XML_H
 #define DH_XML_H
 
-#include "../harness/result.h"
-#include "../harness/runner.h"
+#include "record.h"
+#include "../harness/run/runner.h"
 
 #define DH_RESULTS_VERSION 1
 

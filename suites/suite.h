@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "../backends/backend.h"
-#include "../harness/params.h"
+#include "../harness/support/params.h"
 
 struct dh_case;
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../harness/plan.h"
+#include "../harness/run/plan.h"
 
 static struct dh_devlist devs;
 /* 1: plan with the BBV model (profiling runs add builds and launches, so

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../harness/bbv.h"
-#include "../harness/plan.h"
-#include "../harness/worker.h"
+#include "../harness/model/bbv.h"
+#include "../harness/run/plan.h"
+#include "../harness/run/worker.h"
 #include "../suites/lib/regroup.h"
 
 /* 2 blocks; block 0 costs 1 cycle / 1 instruction, block 1 10 / 10 */

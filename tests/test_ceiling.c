@@ -1,6 +1,6 @@
 /* test_ceiling.c — the remap ceiling against hand-worked cases. */
 #include "testutil.h"
-#include "../harness/ceiling.h"
+#include "../harness/model/ceiling.h"
 
 static void design_example(void **st)
 {

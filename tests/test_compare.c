@@ -10,10 +10,10 @@
 #include <libxml/parser.h>
 
 #include "testutil.h"
-#include "../harness/baseline.h"
-#include "../harness/cli.h"
-#include "../harness/compare.h"
-#include "../results/junit.h"
+#include "../harness/stats/baseline.h"
+#include "../harness/cli/cli.h"
+#include "../harness/stats/compare.h"
+#include "../harness/stats/junit.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * fmax(1e-300, fabs(b)))
 

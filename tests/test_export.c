@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../harness/cli.h"
+#include "../harness/cli/cli.h"
 #include "../results/xml.h"
 
 static int count_lines(const char *path)

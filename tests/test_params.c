@@ -1,7 +1,7 @@
 /* test_params.c — parameter parsing, domains, constraints, case identity. */
 #include "testutil.h"
-#include "../harness/case.h"
-#include "../harness/plan.h"
+#include "../results/case.h"
+#include "../harness/run/plan.h"
 #include "../suites/lib/warpvotes.h"
 #include "../suites/suite.h"
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../harness/cli.h"
-#include "../harness/report.h"
+#include "../harness/cli/cli.h"
+#include "../harness/report/report.h"
 #include "../results/xml.h"
 
 static char tmpdir[64];

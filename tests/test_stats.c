@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "testutil.h"
-#include "../harness/stats.h"
+#include "../harness/stats/stats.h"
 
 static void median_odd_even(void **st)
 {

@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "../harness/plan.h"
+#include "../harness/run/plan.h"
 #include "../tuning/tuning.h"
 #include "../tuning/userkernel.h"
 

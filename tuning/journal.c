@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../backends/cache.h"
-#include "../harness/source.h"
+#include "../harness/run/source.h"
 #include "tuning.h"
 
 const char *dh_journal_default_path(void)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../harness/plan.h"
+#include "../harness/run/plan.h"
 
 int dh_space_check(const struct dh_case *c, const struct dh_device_info *dev,
                    char *why, size_t len)

@@ -18,8 +18,8 @@
 #ifndef DH_TUNING_H
 #define DH_TUNING_H
 
-#include "../harness/result.h"
-#include "../harness/runner.h"
+#include "../results/record.h"
+#include "../harness/run/runner.h"
 
 enum dh_tune_mode { DH_TUNE_NONE = 0, DH_TUNE_JOURNAL, DH_TUNE_EXHAUSTIVE, DH_TUNE_RANDOM,
                     DH_TUNE_ANNEAL };

@@ -9,8 +9,8 @@
 #include <libxml/tree.h>
 #include <libxml/xmlschemas.h>
 
-#include "../harness/case.h"
-#include "../harness/source.h"
+#include "../results/case.h"
+#include "../harness/run/source.h"
 #include "userkernel.h"
 
 extern const char dh_xsd_descriptor[];

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/junit.h"
-#include "baseline.h"
+#include "../stats/junit.h"
+#include "../stats/baseline.h"
 #include "cli.h"
-#include "compare.h"
+#include "../stats/compare.h"
 
 static void compare_usage(FILE *f)
 {

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../backends/cache.h"
-#include "../suites/suite.h"
+#include "../../backends/cache.h"
+#include "../../suites/suite.h"
 #include "cli.h"
-#include "plan.h"
-#include "runner.h"
-#include "source.h"
+#include "../run/plan.h"
+#include "../run/runner.h"
+#include "../run/source.h"
 
 static void emit_usage(FILE *f)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 #include "cli.h"
 
 /* CSV field: quoted when it holds a comma, quote or newline */

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 #include "cli.h"
-#include "report.h"
+#include "../report/report.h"
 
 #define H_MAX_FILES 64
 #define H_MAX_CASES 48

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../backends/cache.h"
-#include "../results/xml.h"
+#include "../../backends/cache.h"
+#include "../../results/xml.h"
 #include "cli.h"
-#include "runner.h"
+#include "../run/runner.h"
 
 int dh_exit_for(int code)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "baseline.h"
+#include "../stats/baseline.h"
 #include "cli.h"
 
 /* ---- merge ---- */

@@ -17,10 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "baseline.h"
+#include "../stats/baseline.h"
 #include "cli.h"
-#include "compare.h"
-#include "report.h"
+#include "../stats/compare.h"
+#include "../report/report.h"
 
 /* The gnuplot to run: $DH_GNUPLOT (a path or a name), else "gnuplot",
  * looked up on PATH. 0 and the path in out, or -1 when there is none. */

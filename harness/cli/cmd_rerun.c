@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 #include "cli.h"
-#include "source.h"
+#include "../run/source.h"
 
 int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
 {

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 #include "cli.h"
-#include "plan.h"
-#include "../tuning/tuning.h"
+#include "../run/plan.h"
+#include "../../tuning/tuning.h"
 
 static void run_usage(FILE *f)
 {

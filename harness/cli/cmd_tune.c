@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../results/xml.h"
-#include "../tuning/tuning.h"
-#include "../tuning/userkernel.h"
+#include "../../results/xml.h"
+#include "../../tuning/tuning.h"
+#include "../../tuning/userkernel.h"
 #include "cli.h"
 
 static void usage(FILE *f)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/xml.h"
-#include "../tuning/tuning.h"
+#include "../../results/xml.h"
+#include "../../tuning/tuning.h"
 #include "cli.h"
 
 struct table {

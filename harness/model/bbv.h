@@ -24,8 +24,8 @@
 
 #include <stdint.h>
 
-#include "../backends/backend.h"
-#include "../suites/suite.h"
+#include "../../backends/backend.h"
+#include "../../suites/suite.h"
 
 #define DH_OPC_N 10
 extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br */

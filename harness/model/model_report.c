@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "result.h"
+#include "../../results/record.h"
 
 static void cell(double v, const char *fmt, int width)
 {

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 
 enum dh_chart_kind { DH_CHART_SPEEDUP = 1, DH_CHART_CFE, DH_CHART_BREAKEVEN, DH_CHART_BACKENDS,
                      DH_CHART_HEATMAP };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "../stats/compare.h"
 
 int dh__report_backends(struct dh_report *r, const char *suite, const char *bench,
                         char (*tb)[16], char (*td)[256], int nt, struct dh_err *err)

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "../stats/compare.h"
 
 /* ---- (a) speedup ---- */
 static int chart_speedup(struct dh_report *r, const struct dh__grid *g, const char *stem,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "../stats/compare.h"
 
 const char *const dh__palette[DH__N_PALETTE] = {
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",

@@ -9,7 +9,7 @@
 #ifndef DH_PLAN_H
 #define DH_PLAN_H
 
-#include "result.h"
+#include "../../results/record.h"
 #include "runner.h"
 
 struct dh_selection {

@@ -10,7 +10,7 @@
 #ifndef DH_RUNNER_H
 #define DH_RUNNER_H
 
-#include "result.h"
+#include "../../results/record.h"
 
 #define DH_MAX_DEVICES 32
 struct dh_devlist {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../suites/suite.h"
+#include "../../suites/suite.h"
 
 extern const char dh_src_lib_dialect[];
 extern const char dh_src_lib_tdr[];

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "../backends/backend.h"
-#include "case.h"
+#include "../../backends/backend.h"
+#include "../../results/case.h"
 
 char *dh_source_assemble(const struct dh_case *c);   /* malloc'd */
 int dh_source_options(const struct dh_case *c, const struct dh_device_info *dev,

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../suites/lib/regroup.h"
-#include "bbv.h"
+#include "../../suites/lib/regroup.h"
+#include "../model/bbv.h"
 #include "source.h"
 
 int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,

@@ -9,7 +9,7 @@
 #ifndef DH_WORKER_H
 #define DH_WORKER_H
 
-#include "result.h"
+#include "../../results/record.h"
 
 struct dh_worker {
     const struct dh_backend_ops *be;

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../backends/cache.h"
+#include "../../backends/cache.h"
 
 const char *dh_baseline_dir(const char *dir)
 {

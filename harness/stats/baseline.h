@@ -11,7 +11,7 @@
 #ifndef DH_BASELINE_H
 #define DH_BASELINE_H
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 
 #define DH_BASELINE_DIR_DEFAULT "results/baselines"
 

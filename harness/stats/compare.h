@@ -29,7 +29,7 @@
 #ifndef DH_COMPARE_H
 #define DH_COMPARE_H
 
-#include "../results/xml.h"
+#include "../../results/xml.h"
 
 /* ---- Mann-Whitney U ---- */
 enum dh_alt {

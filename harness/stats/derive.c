@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "../../results/record.h"
 
 int dh_same_workload(const struct dh_case *a, const struct dh_case *b)
 {

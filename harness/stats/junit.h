@@ -11,7 +11,7 @@
 #ifndef DH_JUNIT_H
 #define DH_JUNIT_H
 
-#include "../harness/compare.h"
+#include "compare.h"
 
 /* Write `path` atomically (path.tmp + rename). base_path/new_path name the
  * compared files in the suites' properties. strict = 1 leaves out the

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backends/errors.h"
+#include "../../backends/errors.h"
 
 const char *dh_pkind_name(enum dh_pkind k)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../harness/case.h"
+#include "../../results/case.h"
 
 int dh_regroup_parse(const char *name)
 {

@@ -27,12 +27,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../../harness/case.h"
-#include "../../../harness/ceiling.h"
+#include "../../../results/case.h"
+#include "../../../harness/model/ceiling.h"
 #include "../../lib/regroup.h"
 #include "../../lib/warpvotes.h"
 #include "../../suite.h"
-#include "cvp.h"
+#include "cvp_model.h"
 
 extern const char dh_src_frontier_cvp[];   /* cvp.k, embedded by make */
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cvp.h"
+#include "cvp_model.h"
 
 /* Instruction counts of the paths: SASS of each path compiled alone
  * (nvcc 13, sm_90, cuobjdump; loops unrolled, the window already in

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gdt.h"
+#include "gdt_model.h"
 
 #define GDT_DOMINANT 85    /* percent of a level-2 subtree's indicator nodes
                               that use its favourite kind */

@@ -30,12 +30,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../../harness/case.h"
-#include "../../../harness/ceiling.h"
+#include "../../../results/case.h"
+#include "../../../harness/model/ceiling.h"
 #include "../../lib/regroup.h"
 #include "../../lib/warpvotes.h"
 #include "../../suite.h"
-#include "pol.h"
+#include "pol_ref.h"
 
 extern const char dh_src_frontier_pol[];   /* pol.k, embedded by make */
 

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pol.h"
+#include "pol_ref.h"
 
 typedef int64_t i64;
 
