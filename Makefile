@@ -20,7 +20,7 @@ LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
 SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*/*.c) $(wildcard backends/*.c) \
        backends/opencl/opencl.c $(wildcard tuning/*.c) $(wildcard results/*.c) \
-       suites/registry.c $(wildcard suites/lib/*.c) $(wildcard suites/*/*/*.c))
+       $(wildcard suites/*.c) $(wildcard suites/lib/*.c) $(wildcard suites/*/*/*.c))
 
 # CUDA backend: needs only the toolkit's headers to build
 CUDA_HOME ?= /usr/local/cuda

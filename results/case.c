@@ -36,3 +36,13 @@ int dh_size_valid(const char *size)
 {
     return !strcmp(size, "small") || !strcmp(size, "medium") || !strcmp(size, "large");
 }
+
+int dh_same_workload(const struct dh_case *a, const struct dh_case *b)
+{
+    char wa[400], wb[400];
+    dh_pset_format(&a->params, DH_P_WORKLOAD, wa, sizeof wa);
+    dh_pset_format(&b->params, DH_P_WORKLOAD, wb, sizeof wb);
+    return !strcmp(a->suite, b->suite) && !strcmp(a->bench_name, b->bench_name)
+        && !strcmp(a->backend, b->backend) && !strcmp(a->device_name, b->device_name)
+        && !strcmp(a->size, b->size) && !strcmp(wa, wb);
+}

@@ -41,6 +41,9 @@ void dh_case_identity(struct dh_case *c);
 /* Variant with its choices, e.g. "gpu_tdr[alg=dgi]" or "baseline". */
 void dh_case_variant_label(const struct dh_case *c, char *out, size_t len);
 
+/* 1 when a's identity equals b's except for the variant and its choices. */
+int dh_same_workload(const struct dh_case *a, const struct dh_case *b);
+
 int dh_size_valid(const char *size);
 #define DH_SIZES "small, medium, large"
 

@@ -1,20 +1,49 @@
-/* result.h — what one case's run produced, and the run record the
- * harness keeps, writes to XML and reads back.
+/* record.h — the run record: what one case's run produced (dh_result),
+ * the summaries and verdicts derived from it (dh_run), how its tunables
+ * were chosen (dh_tuning) and the devices a run used (dh_devlist). The
+ * harness keeps it, writes it to XML and reads it back.
+ *
+ * results/ owns these types and the XML format. It may call
+ * harness/support/ and backends/, nothing else of the project: the
+ * statistics, the model and the run engine fill the record from above.
  *
  * struct dh_result is flat (no pointers): a worker process sends it to
  * the harness through a pipe as it is.
  */
-#ifndef DH_RESULT_H
-#define DH_RESULT_H
+#ifndef DH_RECORD_H
+#define DH_RECORD_H
 
 #include "../backends/backend.h"
-#include "../suites/suite.h"
+#include "../harness/support/verify.h"
 #include "case.h"
-#include "../harness/stats/stats.h"
 
 #define DH_MAX_SAMPLES 256
 
-/* The BBV model's view of one run (harness/bbv.h): the case's own item
+/* A robust summary of timing samples (harness/stats/stats.h computes it). */
+struct dh_stats {
+    int n;
+    double median, mad, min, max, mean;
+    double ci_lo, ci_hi;      /* 95% bootstrap interval of the median */
+};
+
+/* The devices of a run: every registered backend's answer to a probe. */
+#define DH_MAX_DEVICES 32
+struct dh_devlist {
+    int n;
+    struct {
+        char backend[16];
+        int index;
+        struct dh_device_info info;
+    } d[DH_MAX_DEVICES];
+    int n_backends;
+    struct {
+        char name[16];
+        int n_devices;
+        char why[256];          /* when n_devices == 0 */
+    } b[8];
+};
+
+/* The BBV model's view of one run (harness/model/bbv.h): the case's own item
  * order ("own": the regrouping of a cpu_tdr run, else the launch order)
  * and the launch order ("base"), both from the workload's BBVs. */
 struct dh_model_point {
@@ -80,7 +109,7 @@ struct dh_tuning {
 struct dh_run {
     struct dh_case c;
     struct dh_result r;
-    struct dh_stats kernel, host, e2e;
+    struct dh_stats kernel, host, xfer, e2e;
     int has_speedup;
     char baseline_key[17];
     double sp_kernel, sp_kernel_lo, sp_kernel_hi;
@@ -101,12 +130,5 @@ struct dh_run {
     double model_err_weighted, model_err_sched, model_err_dwr;
     struct dh_tuning tune;
 };
-
-/* Statistics, speedups against the matching baseline, shares. */
-void dh_run_derive(struct dh_run *runs, int n);
-/* Print the model next to the measurement (runs with a model only). */
-void dh_model_summary(const struct dh_run *runs, int n);
-/* 1 when a's identity equals b's except for the variant and its choices. */
-int dh_same_workload(const struct dh_case *a, const struct dh_case *b);
 
 #endif

@@ -5,7 +5,6 @@
 #define DH_XML_H
 
 #include "record.h"
-#include "../harness/run/runner.h"
 
 #define DH_RESULTS_VERSION 1
 
@@ -31,7 +30,9 @@ int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_dev
                  const struct dh_run *runs, int n, struct dh_err *err);
 /* Validate against the embedded schema; -DH_E_DATA with the first error. */
 int dh_xml_validate(const char *path, struct dh_err *err);
-/* Read a file (validated first). Derived fields are recomputed. */
+/* Read a file (validated first). Only what the file holds: runs are not
+ * linked to this build's benchmarks (c.bench NULL) and derived fields
+ * (statistics, speedups) are zero; harness/stats/load.h does both. */
 int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err);
 void dh_resultfile_free(struct dh_resultfile *f);
 

@@ -180,7 +180,6 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             sprop(e, "instrumented", ins, sizeof ins);
             c->instrumented = !strcmp(ins, "true");
             read_params(e, &c->params);
-            c->bench = dh_bench_find(c->suite, c->bench_name);
         } else if (is(e, "tunables")) {
             read_params(e, &c->params);
         } else if (is(e, "message")) {
@@ -360,7 +359,6 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
         }
     }
     xmlFreeDoc(doc);
-    dh_run_derive(out->runs, out->n_runs);
     return 0;
 }
 

@@ -162,11 +162,9 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
         double e[DH_MAX_SAMPLES];
         for (int i = 0; i < r->n; i++)
             e[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
-        struct dh_stats xs;
-        dh_stats_of(r->xfer_ms, r->n, &xs);
         series(t, "kernel", r->kernel_ms, r->n, &u->kernel);
         series(t, "host", r->host_ms, r->n, &u->host);
-        series(t, "transfer", r->xfer_ms, r->n, &xs);
+        series(t, "transfer", r->xfer_ms, r->n, &u->xfer);
         series(t, "end_to_end", e, r->n, &u->e2e);
     }
     if (u->has_speedup) {

@@ -6,6 +6,12 @@
  * the build, warm-up, repetitions, poisoning, statistics and results; the
  * benchmark owns its input generator, its CPU reference, its buffers and
  * launches, and its verification.
+ *
+ * This header is all of the harness a benchmark sees: the backend
+ * interface, parameters, the case, the host clock, the verification
+ * recorder, the BBV block types and the remap ceiling. suites/ calls
+ * nothing else of the harness; the run engine (harness/run/) calls the
+ * benchmarks through struct dh_bench.
  */
 #ifndef DH_SUITE_H
 #define DH_SUITE_H
@@ -14,56 +20,18 @@
 #include <stdint.h>
 
 #include "../backends/backend.h"
+#include "../harness/model/blocks.h"
+#include "../harness/model/ceiling.h"
+#include "../harness/support/clock.h"
 #include "../harness/support/params.h"
-
-struct dh_case;
+#include "../harness/support/verify.h"
+#include "../results/case.h"
 
 /* What one timed repetition cost. */
 struct dh_sample {
     double kernel_ms;   /* device time, the backend's own events */
     double host_ms;     /* host-side regrouping / layout work (cpu_tdr) */
     double xfer_ms;     /* transfers beyond those every variant needs */
-};
-
-#define DH_MAX_MISMATCH 8
-struct dh_verify {
-    long checked;           /* elements compared */
-    long mismatches;        /* elements outside tolerance */
-    double max_abs_err;
-    int n_first;
-    struct { long index; double got, want; } first[DH_MAX_MISMATCH];
-};
-
-/* ---- basic-block vectors (see dialect.h DH_BB and harness/bbv.h) ----
- * A benchmark lists its marked blocks in id order, each with the
- * operations one execution performs, counted in the kernel source by
- * class (the latency table of a device class prices each class). */
-struct dh_bb_ops {
-    float fp;     /* fp32 add, mul, fma, min, max, abs */
-    float alu;    /* int32 add, sub, logic, shift, compare, select, min, max, abs */
-    float mul;    /* int32 multiply (or multiply-add); a 64-bit multiply is 3 */
-    float div;    /* int32 divide or remainder by a variable (a 64-bit one is 3) */
-    float ldg;    /* load from global memory */
-    float stg;    /* store to global memory */
-    float lds;    /* local (shared) memory load or store */
-    float atom;   /* local-memory atomic */
-    float bar;    /* work-group barrier */
-    float br;     /* branch: a condition tested, a loop iteration, a switch */
-};
-struct dh_bb_def {
-    const char *name;
-    struct dh_bb_ops ops;
-};
-
-/* Per-item BBVs of one workload, handed to a benchmark's run (cpu_tdr
- * regroupings) by the worker. counts[item * n_blocks + block]. */
-struct dh_bbv {
-    long n_items;
-    int n_blocks;
-    const uint32_t *counts;
-    const double *block_cost;   /* modeled cycles of one execution, per block */
-    double acquire_ms;          /* what obtaining them cost (profiling run + download) */
-    char source[16];            /* "profile" */
 };
 
 /* The worker's handle on the device, passed to every benchmark op. */
@@ -143,16 +111,11 @@ const char *dh_suite_names(void);
 /* 1 when `variant` is in the bench's list. */
 int dh_bench_has_variant(const struct dh_bench *b, const char *variant);
 
-/* Launch through the harness (harness/worker.c): times with the backend's
- * events, or, in a profiling pass, reads counters and adds them to x. */
+/* Launch a kernel of x->prog (suites/exec.c): times with the backend's
+ * events, or, in a profiling pass, reads counters and adds them to x; a
+ * profiling build (x->bbv_buf) gets the counter buffer as its last
+ * argument. */
 int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,
                    struct dh_err *err);
-
-/* Host wall clock in milliseconds (CLOCK_MONOTONIC), for host_ms. */
-double dh_now_ms(void);
-/* Record one compared output: counts it, keeps the largest error and the
- * first DH_MAX_MISMATCH mismatches. `bad` says whether it is outside the
- * benchmark's tolerance. */
-void dh_verify_add(struct dh_verify *v, long index, double got, double want, int bad);
 
 #endif

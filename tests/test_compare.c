@@ -10,10 +10,13 @@
 #include <libxml/parser.h>
 
 #include "testutil.h"
+#include "../harness/stats/derive.h"
+#include "../suites/suite.h"
 #include "../harness/stats/baseline.h"
 #include "../harness/cli/cli.h"
 #include "../harness/stats/compare.h"
 #include "../harness/stats/junit.h"
+#include "../harness/stats/load.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((a) - (b)) <= (tol) * fmax(1e-300, fabs(b)))
 
@@ -457,7 +460,7 @@ static void planted_h100(void **st)
     }
     static struct dh_resultfile f;
     struct dh_err e = {0};
-    assert_int_equal(dh_xml_read(ref, &f, &e), 0);
+    assert_int_equal(dh_results_load(ref, &f, &e), 0);
     assert_true(f.n_runs >= 20);
     int victim = -1;
     for (int i = 0; i < f.n_runs && victim < 0; i++)
@@ -468,8 +471,8 @@ static void planted_h100(void **st)
     assert_int_equal(dh_xml_write(tpath("h100-slow.xml"), &f.env, &f.devs, f.runs, f.n_runs, &e),
                      0);
     static struct dh_resultfile b, n;
-    assert_int_equal(dh_xml_read(ref, &b, &e), 0);
-    assert_int_equal(dh_xml_read(tpath("h100-slow.xml"), &n, &e), 0);
+    assert_int_equal(dh_results_load(ref, &b, &e), 0);
+    assert_int_equal(dh_results_load(tpath("h100-slow.xml"), &n, &e), 0);
     struct dh_cmp c;
     struct dh_cmp_opts o = opts();
     assert_int_equal(dh_compare(&b, &n, &o, &c, &e), 0);
@@ -508,7 +511,7 @@ static void merge_and_baseline(void **st)
                      DH_EXIT_OK);
     static struct dh_resultfile m;
     struct dh_err e = {0};
-    assert_int_equal(dh_xml_read(tpath("merged.xml"), &m, &e), 0);
+    assert_int_equal(dh_results_load(tpath("merged.xml"), &m, &e), 0);
     assert_int_equal(m.n_runs, 3);
     int found = 0;
     for (int i = 0; i < m.n_runs; i++)
@@ -548,8 +551,8 @@ static void merge_and_baseline(void **st)
     /* the fingerprint follows the devices and drivers */
     write_results(tpath("m-otherdev.xml"), a, 2, "Other Device");
     static struct dh_resultfile f1, f2;
-    assert_int_equal(dh_xml_read(tpath("m1.xml"), &f1, &e), 0);
-    assert_int_equal(dh_xml_read(tpath("m-otherdev.xml"), &f2, &e), 0);
+    assert_int_equal(dh_results_load(tpath("m1.xml"), &f1, &e), 0);
+    assert_int_equal(dh_results_load(tpath("m-otherdev.xml"), &f2, &e), 0);
     char fp1[17], fp2[17], fp3[17];
     assert_int_equal(dh_baseline_fingerprint(&f1, fp1, NULL, 0, &e), 0);
     assert_int_equal(dh_baseline_fingerprint(&f2, fp2, NULL, 0, &e), 0);

@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../harness/stats/derive.h"
+#include "../suites/suite.h"
 #include "../harness/cli/cli.h"
 #include "../results/xml.h"
 

@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../harness/stats/derive.h"
+#include "../suites/suite.h"
 #include "../results/xml.h"
+#include "../harness/stats/load.h"
 
 static void make_run(struct dh_run *u, const char *variant, double ms, int status)
 {
@@ -66,7 +69,7 @@ static void round_trip(void **st)
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, 3, &e), 0);
     assert_int_equal(dh_xml_validate(path, &e), 0);
     struct dh_resultfile f;
-    assert_int_equal(dh_xml_read(path, &f, &e), 0);
+    assert_int_equal(dh_results_load(path, &f, &e), 0);
     assert_int_equal(f.n_runs, 3);
     assert_string_equal(f.env.command, "harness run --suite micro");
     assert_int_equal(f.devs.n, 1);
@@ -105,10 +108,10 @@ static void bad_files(void **st)
     (void)st;
     struct dh_err e = {0};
     struct dh_resultfile f;
-    assert_int_equal(dh_xml_read("/nonexistent/x.xml", &f, &e), -DH_E_IO);
+    assert_int_equal(dh_results_load("/nonexistent/x.xml", &f, &e), -DH_E_IO);
     const char *p = "/tmp/dh-test-bad.xml";
     write_text(p, "<divharness version=\"1\"><environment>");     /* truncated */
-    assert_int_equal(dh_xml_read(p, &f, &e), -DH_E_DATA);
+    assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
     assert_non_null(strstr(e.msg, "well-formed"));
     write_text(p, "<other/>");
     assert_int_equal(dh_xml_validate(p, &e), -DH_E_DATA);

@@ -42,6 +42,7 @@ int dh_space_check(const struct dh_case *c, const struct dh_device_info *dev,
 
 /* ---- enumeration ---- */
 #include "tuning.h"
+#include "../suites/suite.h"
 
 #include <stdlib.h>
 #include <string.h>

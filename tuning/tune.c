@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "tuning.h"
+#include "../harness/stats/stats.h"
+#include "../harness/support/clock.h"
 
 #include <time.h>
 

@@ -16,6 +16,7 @@
 #include "../stats/baseline.h"
 #include "cli.h"
 #include "../stats/compare.h"
+#include "../stats/load.h"
 
 static void compare_usage(FILE *f)
 {
@@ -225,7 +226,7 @@ int dh_cmd_compare(int argc, char **argv)
     const char *new_path = files[use_baseline ? 0 : 1];
     char base_path[4200];
     int rc;
-    if ((rc = dh_xml_read(new_path, &cur, &e))) {
+    if ((rc = dh_results_load(new_path, &cur, &e))) {
         fprintf(stderr, "harness compare: NEW: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }
@@ -255,7 +256,7 @@ int dh_cmd_compare(int argc, char **argv)
     } else {
         snprintf(base_path, sizeof base_path, "%s", files[0]);
     }
-    if ((rc = dh_xml_read(base_path, &base, &e))) {
+    if ((rc = dh_results_load(base_path, &base, &e))) {
         fprintf(stderr, "harness compare: BASE: %s\n", e.msg);
         dh_resultfile_free(&cur);
         return DH_EXIT_INFRA;

@@ -10,6 +10,7 @@
 
 #include "../../results/xml.h"
 #include "cli.h"
+#include "../stats/load.h"
 
 /* CSV field: quoted when it holds a comma, quote or newline */
 static void field(FILE *f, const char *s, int last)
@@ -179,7 +180,7 @@ int dh_cmd_export(int argc, char **argv)
     }
     struct dh_resultfile rf;
     struct dh_err e = {0};
-    if (dh_xml_read(file, &rf, &e)) {
+    if (dh_results_load(file, &rf, &e)) {
         fprintf(stderr, "harness export: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }

@@ -14,6 +14,7 @@
 #include "../../results/xml.h"
 #include "cli.h"
 #include "../report/report.h"
+#include "../stats/load.h"
 
 #define H_MAX_FILES 64
 #define H_MAX_CASES 48
@@ -43,7 +44,7 @@ int dh_cmd_history(int argc, char **argv)
             fprintf(stderr, "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n");
             return DH_EXIT_USAGE;
         } else if (n < H_MAX_FILES) {
-            if (dh_xml_read(argv[i], &nights[n].f, &e)) {
+            if (dh_results_load(argv[i], &nights[n].f, &e)) {
                 fprintf(stderr, "harness history: %s\n", e.msg);
                 for (int k = 0; k < n; k++)
                     dh_resultfile_free(&nights[k].f);

@@ -6,6 +6,7 @@
 #include "../../results/xml.h"
 #include "cli.h"
 #include "../run/runner.h"
+#include "../../suites/suite.h"
 
 int dh_exit_for(int code)
 {

@@ -10,6 +10,8 @@
 
 #include "../stats/baseline.h"
 #include "cli.h"
+#include "../stats/load.h"
+#include "../stats/derive.h"
 
 /* ---- merge ---- */
 
@@ -52,7 +54,7 @@ int dh_cmd_merge(int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < nin; i++) {
-        if (dh_xml_read(argv[2 + i], &in[i], &e)) {
+        if (dh_results_load(argv[2 + i], &in[i], &e)) {
             fprintf(stderr, "harness merge: %s\n", e.msg);
             goto out;
         }
@@ -177,7 +179,7 @@ static int baseline_list(const char *dir)
         char path[4200], fp[17], desc[2048];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         struct dh_err e = {0};
-        if (dh_xml_read(path, &f, &e)) {
+        if (dh_results_load(path, &f, &e)) {
             printf("%s  unreadable: %s\n", path, e.msg);
             continue;
         }
@@ -238,7 +240,7 @@ int dh_cmd_baseline(int argc, char **argv)
     static struct dh_resultfile f;
     struct dh_err e = {0};
     char fp[17], desc[2048], path[4200];
-    if (dh_xml_read(file, &f, &e) || dh_baseline_fingerprint(&f, fp, desc, sizeof desc, &e)) {
+    if (dh_results_load(file, &f, &e) || dh_baseline_fingerprint(&f, fp, desc, sizeof desc, &e)) {
         fprintf(stderr, "harness baseline %s: %s\n", sub, e.msg);
         dh_resultfile_free(&f);
         return DH_EXIT_INFRA;

@@ -21,6 +21,8 @@
 #include "cli.h"
 #include "../stats/compare.h"
 #include "../report/report.h"
+#include "../stats/load.h"
+#include "../../suites/suite.h"
 
 /* The gnuplot to run: $DH_GNUPLOT (a path or a name), else "gnuplot",
  * looked up on PATH. 0 and the path in out, or -1 when there is none. */
@@ -442,7 +444,7 @@ int dh_cmd_report(int argc, char **argv)
     static struct dh_resultfile rf;
     static struct dh_report r;
     struct dh_err e = {0};
-    if (dh_xml_read(file, &rf, &e)) {
+    if (dh_results_load(file, &rf, &e)) {
         fprintf(stderr, "harness report: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }

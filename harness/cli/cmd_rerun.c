@@ -11,6 +11,9 @@
 #include "../../results/xml.h"
 #include "cli.h"
 #include "../run/source.h"
+#include "../stats/load.h"
+#include "../stats/derive.h"
+#include "../run/runner.h"
 
 int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
 {
@@ -37,7 +40,7 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     }
     struct dh_resultfile rf;
     struct dh_err e = {0};
-    if (dh_xml_read(file, &rf, &e)) {
+    if (dh_results_load(file, &rf, &e)) {
         fprintf(stderr, "harness rerun: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }

@@ -12,6 +12,10 @@
 #include "cli.h"
 #include "../run/plan.h"
 #include "../../tuning/tuning.h"
+#include "../stats/derive.h"
+#include "../report/report.h"
+#include "../../suites/suite.h"
+#include "../stats/stats.h"
 
 static void run_usage(FILE *f)
 {

@@ -12,6 +12,7 @@
 #include "../../tuning/tuning.h"
 #include "../../tuning/userkernel.h"
 #include "cli.h"
+#include "../stats/derive.h"
 
 static void usage(FILE *f)
 {

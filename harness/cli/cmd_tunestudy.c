@@ -13,6 +13,7 @@
 #include "../../results/xml.h"
 #include "../../tuning/tuning.h"
 #include "cli.h"
+#include "../stats/load.h"
 
 struct table {
     int n;
@@ -65,7 +66,7 @@ int dh_cmd_tunestudy(int argc, char **argv)
     }
     struct dh_resultfile f;
     struct dh_err e = {0};
-    if (dh_xml_read(file, &f, &e)) {
+    if (dh_results_load(file, &f, &e)) {
         fprintf(stderr, "harness tune-study: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }

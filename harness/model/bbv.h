@@ -2,7 +2,7 @@
  * (papers/bbv-regrouping-tcad2016.txt, section IV).
  *
  * Inputs: per-item BBVs from a profiling run (dialect.h DH_BB), the
- * benchmark's block table (operations per block, suite.h dh_bb_def) and a
+ * benchmark's block table (operations per block, blocks.h dh_bb_def) and a
  * latency table for the device class, which prices each operation class
  * in cycles (the paper's instruction latencies) and in issued instructions
  * (what CFE counts). From those:
@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "../../backends/backend.h"
-#include "../../suites/suite.h"
+#include "blocks.h"
 
 #define DH_OPC_N 10
 extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br */

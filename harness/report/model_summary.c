@@ -1,10 +1,12 @@
-/* model_report.c — the BBV model next to the measurement, in a run's
- * summary (dh_model_summary, declared in result.h). */
+/* model_summary.c — the BBV model next to the measurement, in a run's
+ * summary (dh_model_summary, declared in report.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../../results/record.h"
+#include "report.h"
+
+#include "../../suites/suite.h"
 
 static void cell(double v, const char *fmt, int width)
 {

@@ -93,4 +93,8 @@ int dh__draw(const char *gnuplot, const char *dir, const char *name);
 /* report_heatmap.c: one wg x nf map per run tuned over both */
 int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
 
+/* Print the model next to the measurement (runs with a model only), the
+ * end of a run's summary (model_summary.c). */
+void dh_model_summary(const struct dh_run *runs, int n);
+
 #endif

@@ -1,6 +1,7 @@
 /* plan.c — expanding a selection into cases (plan.h). */
 #include "plan.h"
 #include "worker.h"
+#include "../../suites/suite.h"
 
 #define DH_MAX_COMBOS 256
 

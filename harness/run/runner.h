@@ -12,22 +12,6 @@
 
 #include "../../results/record.h"
 
-#define DH_MAX_DEVICES 32
-struct dh_devlist {
-    int n;
-    struct {
-        char backend[16];
-        int index;
-        struct dh_device_info info;
-    } d[DH_MAX_DEVICES];
-    int n_backends;
-    struct {
-        char name[16];
-        int n_devices;
-        char why[256];          /* when n_devices == 0 */
-    } b[8];
-};
-
 /* Probe every registered backend. isolate=1: in a child process. */
 int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err);
 const struct dh_device_info *dh_devlist_find(const struct dh_devlist *l,

@@ -5,11 +5,19 @@
  * in-process (--isolate=no, and the tests). Keeps the host data of the
  * last workload, so the variants of one workload share one input and one
  * CPU reference.
+ *
+ * harness/run/ is the run engine: planning (plan.c), the runner and its
+ * worker processes (runner.c), kernel sources (source.c) and a case's life
+ * on a device (worker.c, one file per step: workload.c, build.c,
+ * profile.c, measure.c, counters.c). It may call suites/, the statistics,
+ * the model, results/, support and backends/; the commands and tuning
+ * call it.
  */
 #ifndef DH_WORKER_H
 #define DH_WORKER_H
 
 #include "../../results/record.h"
+#include "../../suites/suite.h"
 
 struct dh_worker {
     const struct dh_backend_ops *be;

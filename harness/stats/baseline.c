@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../backends/cache.h"
+#include "load.h"
 
 const char *dh_baseline_dir(const char *dir)
 {
@@ -165,7 +166,7 @@ int dh_baseline_find(const char *dir, const struct dh_resultfile *f, char *path,
         char p[4200], other[17];
         snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
         struct dh_err e = {0};
-        if (dh_xml_read(p, &b, &e))
+        if (dh_results_load(p, &b, &e))
             continue;      /* a broken file here is not this comparison's problem */
         const char *when = b.env.updated[0] ? b.env.updated : b.env.started;
         if (!fingerprint(&b, 0, other, NULL, 0, &e) && !strcmp(other, want)

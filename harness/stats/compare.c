@@ -7,6 +7,7 @@
  * tests/test_compare.c.
  */
 #include "compare.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -3,17 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../results/record.h"
+#include "derive.h"
 
-int dh_same_workload(const struct dh_case *a, const struct dh_case *b)
-{
-    char wa[400], wb[400];
-    dh_pset_format(&a->params, DH_P_WORKLOAD, wa, sizeof wa);
-    dh_pset_format(&b->params, DH_P_WORKLOAD, wb, sizeof wb);
-    return !strcmp(a->suite, b->suite) && !strcmp(a->bench_name, b->bench_name)
-        && !strcmp(a->backend, b->backend) && !strcmp(a->device_name, b->device_name)
-        && !strcmp(a->size, b->size) && !strcmp(wa, wb);
-}
+#include "stats.h"
 
 static void e2e_of(const struct dh_result *r, double *out)
 {
@@ -29,6 +21,7 @@ void dh_run_derive(struct dh_run *runs, int n)
         int k = u->r.status == 0 ? u->r.n : 0;
         dh_stats_of(u->r.kernel_ms, k, &u->kernel);
         dh_stats_of(u->r.host_ms, k, &u->host);
+        dh_stats_of(u->r.xfer_ms, k, &u->xfer);
         e2e_of(&u->r, e);
         dh_stats_of(e, k, &u->e2e);
         u->cfe = NAN;

@@ -4,11 +4,7 @@
 #ifndef DH_STATS_H
 #define DH_STATS_H
 
-struct dh_stats {
-    int n;
-    double median, mad, min, max, mean;
-    double ci_lo, ci_hi;      /* 95% bootstrap interval of the median */
-};
+#include "../../results/record.h"   /* struct dh_stats */
 
 double dh_median(const double *x, int n);          /* n >= 1; x untouched */
 void dh_stats_of(const double *x, int n, struct dh_stats *s);

@@ -1,4 +1,5 @@
 /* regroup.c — Sorting, Greedy and Greedy-Max regrouping (regroup.h). */
+#include "../suite.h"
 #include "regroup_impl.h"
 
 #include <stdint.h>
@@ -6,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../results/case.h"
 
 int dh_regroup_parse(const char *name)
 {

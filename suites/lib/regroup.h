@@ -26,7 +26,6 @@
 #ifndef DH_REGROUP_H
 #define DH_REGROUP_H
 
-#include "../../backends/errors.h"
 #include "../suite.h"
 
 enum dh_regroup_alg { DH_RG_SORT = 1, DH_RG_GREEDY, DH_RG_GREEDYMAX };

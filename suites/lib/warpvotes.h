@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "../../backends/backend.h"
-#include "../../results/case.h"
+#include "../suite.h"
+
 
 /* 0 when warp-vote form `alg` may run for case c on dev; else
  * -DH_E_CONSTRAINT and `why` names the portable forms that do. */

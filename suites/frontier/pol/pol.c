@@ -30,8 +30,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../../results/case.h"
-#include "../../../harness/model/ceiling.h"
 #include "../../lib/regroup.h"
 #include "../../lib/warpvotes.h"
 #include "../../suite.h"

@@ -1,0 +1,46 @@
+/* blocks.h — what the BBV model needs from a benchmark: its marked basic
+ * blocks with their operation counts, and the per-item block counts of one
+ * workload (the basic-block vectors). Benchmarks declare these through
+ * suites/suite.h; the model (bbv.h) prices them.
+ *
+ * harness/model/ owns the BBV model, its metrics, the remap ceiling and the
+ * model-vs-measurement summary. It may call results/, harness/support/ and
+ * backends/; the run engine, the statistics and the report call it. */
+#ifndef DH_BLOCKS_H
+#define DH_BLOCKS_H
+
+#include <stdint.h>
+
+/* ---- basic-block vectors (see suites/lib/dialect.h DH_BB and bbv.h) ----
+ * A benchmark lists its marked blocks in id order, each with the
+ * operations one execution performs, counted in the kernel source by
+ * class (the latency table of a device class prices each class). */
+struct dh_bb_ops {
+    float fp;     /* fp32 add, mul, fma, min, max, abs */
+    float alu;    /* int32 add, sub, logic, shift, compare, select, min, max, abs */
+    float mul;    /* int32 multiply (or multiply-add); a 64-bit multiply is 3 */
+    float div;    /* int32 divide or remainder by a variable (a 64-bit one is 3) */
+    float ldg;    /* load from global memory */
+    float stg;    /* store to global memory */
+    float lds;    /* local (shared) memory load or store */
+    float atom;   /* local-memory atomic */
+    float bar;    /* work-group barrier */
+    float br;     /* branch: a condition tested, a loop iteration, a switch */
+};
+struct dh_bb_def {
+    const char *name;
+    struct dh_bb_ops ops;
+};
+
+/* Per-item BBVs of one workload, handed to a benchmark's run (cpu_tdr
+ * regroupings) by the worker. counts[item * n_blocks + block]. */
+struct dh_bbv {
+    long n_items;
+    int n_blocks;
+    const uint32_t *counts;
+    const double *block_cost;   /* modeled cycles of one execution, per block */
+    double acquire_ms;          /* what obtaining them cost (profiling run + download) */
+    char source[16];            /* "profile" */
+};
+
+#endif

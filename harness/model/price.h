@@ -1,0 +1,18 @@
+/* price.h — the model's view of one run: its item order priced from the
+ * workload's BBVs, next to the launch order (results/record.h
+ * dh_model_result). */
+#ifndef DH_PRICE_H
+#define DH_PRICE_H
+
+#include "../../results/record.h"
+#include "bbv.h"
+
+/* Price the run's item order (`order`: slot j runs item order[j]; NULL =
+ * the launch order) and the launch order, with warps of the device's
+ * width (32 when it says none) and of 32 and 64, work-groups of `wg`.
+ * n_classes: the workload's distinct BBVs, recorded as they are. */
+void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
+                    const struct dh_latency_table *t, const struct dh_device_info *info,
+                    int wg, const int *order, long n_classes, struct dh_model_result *m);
+
+#endif

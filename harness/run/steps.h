@@ -1,0 +1,64 @@
+/* steps.h — the steps of a case's life on a device, one file each, in the
+ * order worker.c calls them:
+ *
+ *   workload.c  the workload's host data: input and CPU reference, made
+ *               once and shared by the variants of one workload
+ *   build.c     the kernel source and build options; the build itself
+ *   profile.c   the workload's basic-block vectors: a profiling run
+ *   measure.c   upload, poison, verify first, warm up, time, verify again
+ *   counters.c  a counters pass of its own, never mixed with timing
+ *
+ * The model's pricing of a run is harness/model/price.c; teardown is
+ * worker.c's. Each step fills the result's status and message when it
+ * fails and returns nonzero; the caller then stops the case. Internal to
+ * harness/run/.
+ */
+#ifndef DH_STEPS_H
+#define DH_STEPS_H
+
+#include "../model/bbv.h"
+#include "worker.h"
+
+/* The result's status and message from an error. */
+void dh__step_fail(struct dh_result *r, const struct dh_err *e, int rc);
+
+/* worker.c: free what one run made on the device (the benchmark's
+ * buffers, the counter buffer, the program); host data stay. */
+void dh__exec_teardown(struct dh_worker *w, const struct dh_bench *b, struct dh_exec *x);
+
+/* workload.c: the host data of c's workload in w->state (set up unless
+ * the last case's workload is the same one). */
+int dh__workload_ensure(struct dh_worker *w, const struct dh_case *c, struct dh_result *r);
+/* Forget the workload's host data and its BBVs. */
+void dh__workload_drop(struct dh_worker *w);
+
+/* build.c: c's build options (a profiling build adds DH_BBV) into out. */
+int dh__build_options(struct dh_worker *w, const struct dh_case *c, int bbv, char *out,
+                      size_t len);
+/* The assembled source of c (*src, the caller frees) and its options in
+ * r->options; dumped under w->dump_dir when set. */
+int dh__build_prepare(struct dh_worker *w, const struct dh_case *c, char **src,
+                      struct dh_result *r);
+/* Build src with r->options into x->prog (timed, cache noted). */
+int dh__build(struct dh_worker *w, const char *src, struct dh_exec *x, struct dh_result *r);
+
+/* profile.c: the BBVs the case needs (*bbv NULL when it needs none or
+ * when the model alone wanted them and they could not be had); *table the
+ * latency table that prices them. */
+int dh__profile_bbv(struct dh_worker *w, const struct dh_case *c,
+                    struct dh_latency_table *table, const struct dh_bbv **bbv,
+                    int *want_model, struct dh_result *r);
+/* A zeroed counter buffer for every item of the current upload. */
+int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, struct dh_buffer **buf,
+                       long *items, struct dh_err *e);
+
+/* measure.c: upload, verify the first run, warm up, the timed runs on
+ * poisoned outputs, verify again, check the timings. */
+int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
+                struct dh_result *r);
+
+/* counters.c: the counters pass, when the case asks and the backend can. */
+void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
+                  struct dh_result *r);
+
+#endif
