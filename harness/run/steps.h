@@ -8,8 +8,9 @@
  *   measure.c   upload, poison, verify first, warm up, time, verify again
  *   counters.c  a counters pass of its own, never mixed with timing
  *
- * The model's pricing of a run is harness/model/price.c; teardown is
- * worker.c's. Each step fills the result's status and message when it
+ * The model's pricing of a run is harness/model/price.c. What the steps
+ * share (a failure recorded, a run's device objects freed) is steps.c.
+ * Each step fills the result's status and message when it
  * fails and returns nonzero; the caller then stops the case. Internal to
  * harness/run/.
  */
@@ -17,12 +18,11 @@
 #define DH_STEPS_H
 
 #include "../model/bbv.h"
-#include "worker.h"
+#include "worker_state.h"
 
-/* The result's status and message from an error. */
+/* steps.c: the result's status and message from an error. */
 void dh__step_fail(struct dh_result *r, const struct dh_err *e, int rc);
-
-/* worker.c: free what one run made on the device (the benchmark's
+/* steps.c: free what one run made on the device (the benchmark's
  * buffers, the counter buffer, the program); host data stay. */
 void dh__exec_teardown(struct dh_worker *w, const struct dh_bench *b, struct dh_exec *x);
 

@@ -16,27 +16,8 @@
 #ifndef DH_WORKER_H
 #define DH_WORKER_H
 
-#include "../../results/record.h"
-#include "../../suites/suite.h"
+#include "worker_state.h"
 
-struct dh_worker {
-    const struct dh_backend_ops *be;
-    struct dh_device *dev;
-    struct dh_device_info info;
-    const char *dump_dir;          /* --dump-source, may be NULL */
-    /* host data of the last workload */
-    const struct dh_bench *bench;
-    void *state;
-    char state_id[800];
-    /* BBVs of that workload (kept with it; a failure is kept too, so
-     * the variants of one workload do not repeat a failing profile) */
-    struct dh_bbv bbv;
-    uint32_t *bbv_counts;
-    double *bbv_cost;
-    int bbv_tried, bbv_status;
-    long bbv_classes;              /* distinct BBVs, 0 = not counted yet */
-    char bbv_message[1024];
-};
 
 int dh_worker_open(struct dh_worker *w, const struct dh_backend_ops *be, int index,
                    struct dh_err *err);

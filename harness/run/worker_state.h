@@ -1,0 +1,29 @@
+/* worker_state.h — what a worker keeps between the cases it runs: the
+ * open device, the host data of the last workload and that workload's
+ * BBVs. worker.c owns its life; the steps (steps.h) read and fill it. */
+#ifndef DH_WORKER_STATE_H
+#define DH_WORKER_STATE_H
+
+#include "../../results/record.h"
+#include "../../suites/suite.h"
+
+struct dh_worker {
+    const struct dh_backend_ops *be;
+    struct dh_device *dev;
+    struct dh_device_info info;
+    const char *dump_dir;          /* --dump-source, may be NULL */
+    /* host data of the last workload */
+    const struct dh_bench *bench;
+    void *state;
+    char state_id[800];
+    /* BBVs of that workload (kept with it; a failure is kept too, so
+     * the variants of one workload do not repeat a failing profile) */
+    struct dh_bbv bbv;
+    uint32_t *bbv_counts;
+    double *bbv_cost;
+    int bbv_tried, bbv_status;
+    long bbv_classes;              /* distinct BBVs, 0 = not counted yet */
+    char bbv_message[1024];
+};
+
+#endif
