@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regroup_impl.h"
+#include "regroup_common.h"
 
 
 int dh_regroup_parse(const char *name)

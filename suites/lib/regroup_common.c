@@ -1,8 +1,8 @@
-/* regroup_impl.c — the pieces regroup.c (the exact algorithms, the API)
+/* regroup_common.c — the pieces regroup.c (the exact algorithms, the API)
  * and regroup_window.c (the neighbourhood forms) share: output sequences,
  * class orders, group bounds and the emission of a finished group
- * (regroup_impl.h). Internal to suites/lib. */
-#include "regroup_impl.h"
+ * (regroup_common.h). Internal to suites/lib. */
+#include "regroup_common.h"
 
 #include <stdint.h>
 #include <stdlib.h>

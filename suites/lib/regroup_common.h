@@ -1,8 +1,8 @@
-/* regroup_impl.h — what regroup.c (the exact algorithms, the API) and
+/* regroup_common.h — what regroup.c (the exact algorithms, the API) and
  * regroup_window.c (the neighbourhood forms for many classes) share.
  * Internal to suites/lib. */
-#ifndef DH_REGROUP_IMPL_H
-#define DH_REGROUP_IMPL_H
+#ifndef DH_REGROUP_COMMON_H
+#define DH_REGROUP_COMMON_H
 
 #include <stdint.h>
 

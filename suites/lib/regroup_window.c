@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regroup_impl.h"
+#include "regroup_common.h"
 
 /* ---- many classes: the same algorithms over sorted neighbourhoods ----
  * With more than DH_RG_EXACT classes (gdt: nearly every item its own
