@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ci/test.sh BUILD — run every test program, then the unit tests again
+# ci/test.sh BUILD — check the layers' include direction, run every test
+# program, then the unit tests again
 # under AddressSanitizer + UndefinedBehaviorSanitizer. Prints one summary
 # line per program and a total; exits nonzero if any test failed.
 # Tests that need a device report SKIPPED where there is none.
@@ -19,6 +20,8 @@ run_one() {  # name, binary, [env...]
   if [ "$f" != 0 ]; then fail=1; echo "$out" | sed 's/^/    /'; fi
 }
 export DH_CACHE_DIR=${DH_CACHE_DIR:-$(mktemp -d)}
+# the direction of every include (README "Layout")
+if ! bash "$(dirname "$0")/check-layers.sh"; then fail=1; total_fail=$((total_fail+1)); fi
 for t in "$build"/tests/test_*; do
   [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
   run_one "$(basename "$t")" "$t"
