@@ -83,7 +83,7 @@ int dh_cmd_history(int argc, char **argv)
                 snprintf(keys[nk++], sizeof keys[0], "%s", u->c.key);
         }
     char gnuplot[4096];
-    int have = !dh__find_gnuplot(gnuplot, sizeof gnuplot), drawn = 0;
+    int have = !dh_gnuplot_find(gnuplot, sizeof gnuplot), drawn = 0;
     char md[4200];
     snprintf(md, sizeof md, "%s/history.md", out);
     FILE *index = fopen(md, "w");
@@ -140,7 +140,7 @@ int dh_cmd_history(int argc, char **argv)
                     "lc rgb \"#1f77b4\" notitle\n  set output\n}\n",
                 name, name, name, id, name);
         fclose(gp);
-        int ok = have && points >= 2 && !dh__draw(gnuplot, out, name);
+        int ok = have && points >= 2 && !dh_gnuplot_draw(gnuplot, out, name);
         drawn += ok;
         fprintf(index, "\n%s\n\n", ok ? "" : "(chart not drawn: gnuplot missing or fewer than two timed nights)");
         if (ok)

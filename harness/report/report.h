@@ -86,12 +86,17 @@ void dh__note(struct dh_report *r, const char *fmt, ...) __attribute__((format(p
 void dh__bar_x(int w, int k, int K, double *x, double *bw);
 int dh__report_backends(struct dh_report *r, const char *suite, const char *bench,
                         char (*tb)[16], char (*td)[256], int nt, struct dh_err *err);
-/* cmd_report.c: the gnuplot to run (0, or -1 when there is none), and
+/* report_index.c: the gnuplot to run (0, or -1 when there is none), and
  * drawing NAME.gp in dir (0 when NAME.png was made) */
-int dh__find_gnuplot(char *out, size_t len);
-int dh__draw(const char *gnuplot, const char *dir, const char *name);
+int dh_gnuplot_find(char *out, size_t len);
+int dh_gnuplot_draw(const char *gnuplot, const char *dir, const char *name);
 /* report_heatmap.c: one wg x nf map per run tuned over both */
 int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
+
+/* index.md of the report in r->dir: have_gnuplot/failed say whether and
+ * how the charts were drawn (report_index.c). 0 or -DH_E_IO. */
+int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
+                          struct dh_err *err);
 
 /* Print the model next to the measurement (runs with a model only), the
  * end of a run's summary (model_summary.c). */

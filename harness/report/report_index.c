@@ -1,9 +1,7 @@
-/* cmd_report.c — `harness report RESULTS.xml [--out DIR]`: one folder with
- * index.md (environment, devices, a table per benchmark and target, the
- * charts) and the charts drawn by gnuplot from the scripts that
- * report_charts.c writes (report.h). Without gnuplot the tables are
- * written, the scripts stay for later, and the report says how to
- * install it (exit 0).
+/* report_index.c — a report's index.md (environment, devices, a table per
+ * benchmark and target, the model section, links to the charts) and the
+ * gnuplot that draws the charts from the scripts report_charts.c writes
+ * (report.h). `harness report` (harness/cli/cmd_report.c) calls both.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,16 +15,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../stats/baseline.h"
-#include "cli.h"
-#include "../stats/compare.h"
-#include "../report/report.h"
-#include "../stats/load.h"
+#include "report.h"
+
 #include "../../suites/suite.h"
+#include "../stats/baseline.h"
+#include "../stats/compare.h"
 
 /* The gnuplot to run: $DH_GNUPLOT (a path or a name), else "gnuplot",
  * looked up on PATH. 0 and the path in out, or -1 when there is none. */
-int dh__find_gnuplot(char *out, size_t len)
+int dh_gnuplot_find(char *out, size_t len)
 {
     const char *want = getenv("DH_GNUPLOT");
     if (!want)
@@ -51,7 +48,7 @@ int dh__find_gnuplot(char *out, size_t len)
 
 /* Run `gnuplot NAME.gp` in dir, its output into NAME.log (removed when
  * empty). 0 when it succeeded and NAME.png exists. */
-int dh__draw(const char *gnuplot, const char *dir, const char *name)
+int dh_gnuplot_draw(const char *gnuplot, const char *dir, const char *name)
 {
     char script[256], log[4400], png[4400];
     snprintf(script, sizeof script, "%s.gp", name);
@@ -265,7 +262,7 @@ static void model_section(FILE *f, const struct dh_resultfile *rf)
     }
 }
 
-static int write_index(const struct dh_report *r, int have_gnuplot, int failed,
+int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
                        struct dh_err *err)
 {
     char path[4400], tmp[4500];
@@ -400,98 +397,4 @@ static int write_index(const struct dh_report *r, int have_gnuplot, int failed,
         return dh_err_set(err, DH_E_IO, "cannot write %s: %s", path, strerror(errno));
     }
     return 0;
-}
-
-int dh_cmd_report(int argc, char **argv)
-{
-    const char *file = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: harness report RESULTS.xml [--out DIR]\n"
-                   "  writes DIR/index.md (environment, devices, a table per benchmark,\n"
-                   "  links to the charts) and the charts (PNG and SVG, drawn by gnuplot from\n"
-                   "  the .gp scripts and .dat files kept beside them). DIR defaults to the\n"
-                   "  folder 'report' beside RESULTS.xml. $DH_GNUPLOT names another gnuplot.\n");
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strncmp(argv[i], "--out=", 6)) {
-            out = argv[i] + 6;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "harness report: unknown option '%s' (usage: harness report "
-                    "RESULTS.xml [--out DIR])\n", argv[i]);
-            return DH_EXIT_USAGE;
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            fprintf(stderr, "harness report: one results file at a time (merge several with "
-                    "harness merge)\n");
-            return DH_EXIT_USAGE;
-        }
-    }
-    if (!file) {
-        fprintf(stderr, "usage: harness report RESULTS.xml [--out DIR]\n");
-        return DH_EXIT_USAGE;
-    }
-    char dir[4096];
-    if (out) {
-        snprintf(dir, sizeof dir, "%s", out);
-    } else {
-        char tmp[4096];
-        snprintf(tmp, sizeof tmp, "%s", file);
-        snprintf(dir, sizeof dir, "%s/report", dirname(tmp));
-    }
-    static struct dh_resultfile rf;
-    static struct dh_report r;
-    struct dh_err e = {0};
-    if (dh_results_load(file, &rf, &e)) {
-        fprintf(stderr, "harness report: %s\n", e.msg);
-        return DH_EXIT_INFRA;
-    }
-    int code = DH_EXIT_OK;
-    memset(&r, 0, sizeof r);
-    r.dir = dir;
-    r.source = file;
-    r.f = &rf;
-    if (dh_mkdir_p(dir)) {
-        fprintf(stderr, "harness report: cannot create %s: %s (choose another with --out)\n",
-                dir, strerror(errno));
-        code = DH_EXIT_INFRA;
-        goto done;
-    }
-    if (dh_report_charts(&r, &e)) {
-        fprintf(stderr, "harness report: %s\n", e.msg);
-        code = DH_EXIT_INFRA;
-        goto done;
-    }
-    char gnuplot[4096];
-    int have = !dh__find_gnuplot(gnuplot, sizeof gnuplot), failed = 0, drawn = 0;
-    for (int i = 0; have && i < r.n_charts; i++) {
-        r.charts[i].drawn = !dh__draw(gnuplot, dir, r.charts[i].name);
-        if (r.charts[i].drawn)
-            drawn++;
-        else {
-            failed++;
-            fprintf(stderr, "harness report: chart %s failed: see %s/%s.log\n",
-                    r.charts[i].name, dir, r.charts[i].name);
-        }
-    }
-    if (write_index(&r, have, failed, &e)) {
-        fprintf(stderr, "harness report: %s\n", e.msg);
-        code = DH_EXIT_INFRA;
-        goto done;
-    }
-    printf("report: %s/index.md (%d chart%s drawn", dir, drawn, drawn == 1 ? "" : "s");
-    if (!have)
-        printf("; charts skipped: gnuplot is not installed — `sudo apt-get install "
-               "gnuplot-nox`, then rerun, or run the .gp scripts in %s", dir);
-    printf(")\n");
-    if (!have)
-        fprintf(stderr, "harness report: gnuplot not found: charts skipped (tables written; "
-                "install gnuplot-nox to draw them)\n");
-    if (failed)
-        code = DH_EXIT_INFRA;
-done:
-    dh_resultfile_free(&rf);
-    return code;
 }
