@@ -13,6 +13,8 @@
  * Return convention (libuv style): 0 on success, a negative dh_code on
  * failure with `err` filled (the vendor's own message included). `err` is
  * caller-owned and untouched on success.
+ *
+ * backends/ is the ground floor: it knows nothing above it.
  */
 #ifndef DH_BACKEND_H
 #define DH_BACKEND_H

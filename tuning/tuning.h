@@ -14,6 +14,11 @@
  * Evaluations run on the runner's worker session (isolated, watchdog);
  * a failed one costs that configuration only and is recorded with its
  * status.
+ *
+ * tuning/ may call the run engine (sessions, planning, sources), the
+ * statistics, the suites, results/, support and backends/; the commands
+ * call it, the engine never does (a run's tuning reaches it through the
+ * runner's `before` hook).
  */
 #ifndef DH_TUNING_H
 #define DH_TUNING_H

@@ -1,4 +1,9 @@
-/* cli.h — the subcommands of `harness`. Each returns an exit code. */
+/* cli.h — the subcommands of `harness`. Each returns an exit code.
+ *
+ * harness/cli/ is the top of the house: argument parsing, messages and
+ * exit codes, one file per subcommand. It may call every room below
+ * (tuning, the run engine, the report, the statistics, the suites'
+ * registry, results/, support, backends/); nothing calls it but main. */
 #ifndef DH_CLI_H
 #define DH_CLI_H
 

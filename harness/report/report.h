@@ -5,6 +5,11 @@
  * chart NAME.dat (tab-separated data), NAME.gp (the gnuplot script; it
  * writes NAME.png and NAME.svg when run in the folder: `gnuplot NAME.gp`),
  * so a user can restyle a chart by editing its script.
+ *
+ * harness/report/ owns the report (index.md, charts, gnuplot) and the
+ * model-vs-measurement summary a run prints. It may call the statistics,
+ * the suites' registry, the model, results/, support and backends/; the
+ * commands call it.
  */
 #ifndef DH_REPORT_H
 #define DH_REPORT_H
