@@ -28,11 +28,13 @@ ifeq ($(NO_CUDA),)
 ifneq ($(wildcard $(CUDA_HOME)/include/cuda.h),)
 ifneq ($(wildcard backends/cuda/cuda.c),)
 CUPTI_INC := $(firstword $(wildcard $(CUDA_HOME)/extras/CUPTI/include) $(CUDA_HOME)/include)
-SRC       += $(wildcard backends/cuda/*.c)
+SRC       += $(wildcard backends/cuda/*.c) backends/gpu/gpu.c
 CXXSRC    += $(wildcard backends/cuda/*.cpp)
 ALL_CFLAGS += -DDH_HAVE_CUDA
 CUDA_FLAGS := -Ibackends -I$(CUDA_HOME)/include -I$(CUPTI_INC)
 LDLIBS    += -lstdc++
+# backends/gpu/gpu.c, the ops shared with the HIP plugin, is CUDA code here
+$(BUILD)/obj/backends/gpu/%.o: ALL_CFLAGS += $(CUDA_FLAGS)
 endif
 endif
 endif

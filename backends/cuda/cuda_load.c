@@ -13,10 +13,10 @@
  * process.
  */
 #include "cuda_load.h"
+#include "gpu/gpu.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +44,8 @@ static int dh__nvml_ok;
 
 static pthread_once_t dh__cuda_once = PTHREAD_ONCE_INIT;
 
-/* The errors cuda.h documents as leaving the process unusable. */
-static int dh__cuda_sticky(CUresult r)
+/* Contract in cuda_load.h. */
+int dh__cuda_sticky(CUresult r)
 {
     switch (r) {
     case CUDA_ERROR_ILLEGAL_ADDRESS:
@@ -64,28 +64,15 @@ static int dh__cuda_sticky(CUresult r)
     }
 }
 
-int dh__cuda_err(struct dh_err *err, int code, CUresult r, const char *fmt,
-                 ...)
+void dh__cuda_error_text(CUresult r, const char **name, const char **text)
 {
-    char what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    const char *name = NULL, *text = NULL;
-    if (!dh__cuda_cuGetErrorName ||
-        dh__cuda_cuGetErrorName(r, &name) != CUDA_SUCCESS)
-        name = NULL;
-    if (!dh__cuda_cuGetErrorString ||
-        dh__cuda_cuGetErrorString(r, &text) != CUDA_SUCCESS)
-        text = NULL;
-    const char *note = dh__cuda_sticky(r) ? " (sticky: CUDA is unusable in "
-                                            "this process until it restarts)"
-                                          : "";
-    if (name)
-        return dh_err_set(err, code, "%s: %s: %s%s", what, name,
-                          text ? text : "(no description)", note);
-    return dh_err_set(err, code, "%s: CUresult %d%s", what, (int)r, note);
+    *name = *text = NULL;
+    if (dh__cuda_cuGetErrorName &&
+        dh__cuda_cuGetErrorName(r, name) != CUDA_SUCCESS)
+        *name = NULL;
+    if (dh__cuda_cuGetErrorString &&
+        dh__cuda_cuGetErrorString(r, text) != CUDA_SUCCESS)
+        *text = NULL;
 }
 
 int dh__cuda_rtc_err(struct dh_err *err, int code, nvrtcResult r,
@@ -171,7 +158,7 @@ static void dh__cuda_load_once(void)
     CUresult r = dh__cuda_cuInit(0);
     if (r != CUDA_SUCCESS) {
         struct dh_err e;
-        dh__cuda_err(&e, DH_E_UNAVAILABLE, r, "cuInit");
+        dh__gpu_err(&e, DH_E_UNAVAILABLE, r, "cuInit");
         snprintf(dh__cuda_rt.why, sizeof dh__cuda_rt.why, "%.500s", e.msg);
         return;
     }

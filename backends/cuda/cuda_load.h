@@ -1,6 +1,6 @@
 /* cuda_load.h — the CUDA driver API, NVRTC and NVML entry points, loaded at
  * run time by cuda_load.c, and the CUDA/NVRTC error text. Internal to
- * backends/cuda/ (the backend itself is cuda.c).
+ * the CUDA backend (cuda.c, and backends/gpu/gpu.c through cuda_vendor.h).
  *
  * Every entry point is a pointer dh__cuda_<symbol> whose type is the
  * header's own declaration (__typeof__), so a prototype can never drift
@@ -68,12 +68,12 @@ int dh__cuda_load(struct dh_err *err);
 void dh__cuda_nvml_info(CUdevice d, char *driver, size_t driver_len,
                         int *max_sm_mhz);
 
-/* Fill err with "<what>: CUDA_ERROR_X: <cuGetErrorString>"; returns -code.
- * Sticky errors (a kernel fault: CUDA then fails every later call in the
- * process) get a note saying so, since only a new process recovers. */
-__attribute__((format(printf, 4, 5)))
-int dh__cuda_err(struct dh_err *err, int code, CUresult r, const char *fmt,
-                 ...);
+/* Error text for gpu.c's dh__gpu_err: CUDA's name ("CUDA_ERROR_X") and
+ * description of r, each NULL where the driver is not loaded or does not
+ * know r; and whether r is sticky (a kernel fault: CUDA then fails every
+ * later call in the process, and only a new process recovers). */
+void dh__cuda_error_text(CUresult r, const char **name, const char **text);
+int dh__cuda_sticky(CUresult r);
 
 /* Fill err with "<what>: <nvrtcGetErrorString>"; returns -code. */
 int dh__cuda_rtc_err(struct dh_err *err, int code, nvrtcResult r,

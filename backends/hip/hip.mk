@@ -35,8 +35,8 @@ HIP_NV_PATH  ?= /usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$(PATH)
 HIP_CUDART   ?= /usr/lib/x86_64-linux-gnu/libcudart_static.a
 HIPCC        ?= hipcc
 HIP_ARCHS    ?= gfx90a gfx1030
-HIP_DEPS_H   := backends/hip/hip_plugin.h backends/backend.h backends/errors.h backends/cache.h \
-                backends/rtc_options.h
+HIP_DEPS_H   := backends/hip/hip_plugin.h backends/hip/hip_vendor.h backends/gpu/gpu.h \
+                backends/backend.h backends/errors.h backends/cache.h backends/rtc_options.h
 
 .PHONY: hip-nvidia hip-amd hip-check
 
@@ -51,23 +51,34 @@ $(BUILD)/hip-%/cache.o: backends/cache.c backends/cache.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -std=gnu11 -O2 -fPIC -fvisibility=hidden $(WARN) -c $< -o $@
 
+# Each plugin is backends/gpu/gpu.c (the ops, shared with the CUDA backend)
+# and backends/hip/hip_plugin.cpp (HIP's own part), both compiled as C++
+# with HIP's headers for one platform.
+HIP_NV_OBJ  := $(BUILD)/hip-nvidia/gpu.o $(BUILD)/hip-nvidia/hip_plugin.o
+HIP_AMD_OBJ := $(BUILD)/hip-amd/gpu.o $(BUILD)/hip-amd/hip_plugin.o
+
 # A machine may link CUDA 13's headers into /usr/local/include, which every
 # compiler searches before /usr/include (and -I/usr/include is ignored, it
 # being a system folder). The shim folder, searched first, points each such
-# name back at CUDA 11.8's header in $(HIP_INC).
+# name back at CUDA 11.8's header in $(HIP_INC). It is made afresh once per
+# make run, before either object.
 HIP_NV_SHIM := $(BUILD)/hip-nvidia/include
-$(BUILD)/hip-nvidia/hip_plugin.o: backends/hip/hip_plugin.cpp $(HIP_DEPS_H)
+.PHONY: hip-nvidia-shim
+hip-nvidia-shim:
 	@test -x $(HIP_NVCC) || { echo "hip-nvidia: $(HIP_NVCC) (CUDA 11.8) missing: run ci/hip-nvidia-deps.sh as root"; exit 1; }
 	@test -d $(HIP_INC)/hip/nvidia_detail || { echo "hip-nvidia: $(HIP_INC)/hip/nvidia_detail missing: run ci/hip-nvidia-deps.sh as root"; exit 1; }
 	@rm -rf $(HIP_NV_SHIM) && mkdir -p $(HIP_NV_SHIM)
 	$(Q)for f in /usr/local/include/*; do n=$${f##*/}; \
 	    [ -e "$(HIP_INC)/$$n" ] && ln -s "$(HIP_INC)/$$n" "$(HIP_NV_SHIM)/$$n"; done; true
-	@echo "  NVCC  $< (HIP, NVIDIA platform)"
+$(BUILD)/hip-nvidia/gpu.o: backends/gpu/gpu.c
+$(BUILD)/hip-nvidia/hip_plugin.o: backends/hip/hip_plugin.cpp
+$(HIP_NV_OBJ): $(HIP_DEPS_H) | hip-nvidia-shim
+	@echo "  NVCC  $(filter %.c %.cpp,$^) (HIP, NVIDIA platform)"
 	$(Q)PATH=$(HIP_NV_PATH) $(HIP_NVCC) -ccbin $(HIP_CCBIN) -arch=$(HIP_NV_ARCH) -x cu -std=c++14 -O2 \
 	    -Xcompiler -fPIC,-fvisibility=hidden -D__HIP_PLATFORM_NVIDIA__ -I$(HIP_NV_SHIM) \
-	    -I$(HIP_INC) -c $< -o $@
+	    -I$(HIP_INC) -c $(filter %.c %.cpp,$^) -o $@
 
-hip-nvidia: $(BUILD)/hip-nvidia/hip_plugin.o $(BUILD)/hip-nvidia/errors.o $(BUILD)/hip-nvidia/cache.o \
+hip-nvidia: $(HIP_NV_OBJ) $(BUILD)/hip-nvidia/errors.o $(BUILD)/hip-nvidia/cache.o \
             $(BUILD)/hip-nvidia/rtc_options.o
 	@mkdir -p $(BUILD)/lib
 	@echo "  LD    $(HIP_PLUGIN) (NVIDIA: CUDA 11.8 runtime static, NVRTC from $(CUDA_HOME))"
@@ -76,14 +87,16 @@ hip-nvidia: $(BUILD)/hip-nvidia/hip_plugin.o $(BUILD)/hip-nvidia/errors.o $(BUIL
 	@readelf -d $(HIP_PLUGIN) | grep -q 'libnvrtc.so.13' || \
 	    { echo "hip-nvidia: linked an NVRTC other than $(CUDA_HOME)'s"; readelf -d $(HIP_PLUGIN) | grep NEEDED; exit 1; }
 
-$(BUILD)/hip-amd/hip_plugin.o: backends/hip/hip_plugin.cpp $(HIP_DEPS_H)
+$(BUILD)/hip-amd/gpu.o: backends/gpu/gpu.c
+$(BUILD)/hip-amd/hip_plugin.o: backends/hip/hip_plugin.cpp
+$(HIP_AMD_OBJ): $(HIP_DEPS_H)
 	@test -f $(HIP_INC)/hip/hip_runtime_api.h || { echo "hip-amd: HIP headers missing: apt-get install libamdhip64-dev"; exit 1; }
 	@mkdir -p $(dir $@)
-	@echo "  CXX   $< (HIP, AMD platform)"
-	$(Q)$(CXX) -std=c++17 -O2 -fPIC -fvisibility=hidden $(WARN) -D__HIP_PLATFORM_AMD__ \
-	    -I$(HIP_INC) -c $< -o $@
+	@echo "  CXX   $(filter %.c %.cpp,$^) (HIP, AMD platform)"
+	$(Q)$(CXX) -x c++ -std=c++17 -O2 -fPIC -fvisibility=hidden $(WARN) -D__HIP_PLATFORM_AMD__ \
+	    -I$(HIP_INC) -c $(filter %.c %.cpp,$^) -o $@
 
-hip-amd: $(BUILD)/hip-amd/hip_plugin.o $(BUILD)/hip-amd/errors.o $(BUILD)/hip-amd/cache.o \
+hip-amd: $(HIP_AMD_OBJ) $(BUILD)/hip-amd/errors.o $(BUILD)/hip-amd/cache.o \
          $(BUILD)/hip-amd/rtc_options.o
 	@mkdir -p $(BUILD)/lib
 	@echo "  LD    $(HIP_PLUGIN) (AMD)"

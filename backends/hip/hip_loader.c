@@ -3,9 +3,9 @@
  *
  * HIP code must be compiled by a HIP compiler (hipcc for AMD; CUDA 11.8's
  * nvcc with HIP 5.2's NVIDIA headers for NVIDIA), so the ops live in a
- * plugin of their own, libdh-hip.so (hip_plugin.cpp; ggml's dynamic
- * backends are the model). This file needs no vendor header and is always
- * compiled in. The first probe() looks for the plugin:
+ * plugin of their own, libdh-hip.so (hip_plugin.cpp with ../gpu/gpu.c;
+ * ggml's dynamic backends are the model). This file needs no vendor header
+ * and is always compiled in. The first probe() looks for the plugin:
  *   1. $DH_HIP_PLUGIN (a path), else
  *   2. lib/libdh-hip.so beside the harness binary (build/lib/), else
  *   3. ../lib/libdh-hip.so (the test programs in build/tests/).

@@ -1,14 +1,15 @@
 /* hip_plugin.h — the contract between the harness's HIP loader
- * (hip_loader.c, always compiled in) and the HIP plugin (hip_plugin.cpp,
- * built as build/lib/libdh-hip.so by `make hip-nvidia` or `make hip-amd`).
+ * (hip_loader.c, always compiled in) and the HIP plugin (hip_plugin.cpp
+ * with backends/gpu/gpu.c, built as build/lib/libdh-hip.so by
+ * `make hip-nvidia` or `make hip-amd`).
  *
  * The plugin exports one C function, DH_HIP_PLUGIN_ENTRY. The loader calls
  * it with the backend ABI it was built with; the plugin answers its ops
  * table, or NULL with a reason when the ABIs differ. The ops follow
  * backends/backend.h to the letter (the loader forwards every call), with
- * name "hip" and counters NULL. The plugin carries its own copy of
- * backends/errors.c and backends/cache.c, so it needs nothing else from
- * the harness.
+ * name "hip" and counters NULL. The plugin carries its own copies of
+ * backends/errors.c, backends/cache.c and backends/rtc_options.c, so it
+ * needs nothing else from the harness.
  */
 #ifndef DH_HIP_PLUGIN_H
 #define DH_HIP_PLUGIN_H
