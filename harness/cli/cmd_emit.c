@@ -1,7 +1,7 @@
 /* cmd_emit.c — `harness emit`: the exact source and build options of every
  * build a run would make, written to a folder without any device.
  *
- * The cases are planned as `run` plans them (harness/plan.c), against one
+ * The cases are planned as `run` plans them (harness/run/plan.c), against one
  * made-up device of the backend named by --backend with the warp width of
  * --wave; each distinct (source, options) pair is written once as
  * DIR/NNNN.<ext> (source) + DIR/NNNN.options, and DIR/builds.tsv lists

@@ -1,4 +1,4 @@
-/* junit.h — a comparison (harness/compare.h) as JUnit XML, the format
+/* junit.h — a comparison (compare.h) as JUnit XML, the format
  * Jenkins (junit plugin), GitLab (artifacts:reports:junit) and GitHub
  * test-report actions read: one <testsuite> per suite, one <testcase> per
  * case (classname "suite.bench", name "variant workload [size backend:device]",
