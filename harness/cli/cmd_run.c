@@ -10,6 +10,7 @@
 
 #include "../../results/xml.h"
 #include "cli.h"
+#include "../support/fs.h"
 #include "../run/plan.h"
 #include "../../tuning/tuning.h"
 #include "../stats/derive.h"
@@ -107,20 +108,6 @@ static int on_finished(void *vctx, int i)
     }
     progress(x, i);
     return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return (mkdir(tmp, 0755) && errno != EEXIST) ? -1 : 0;
 }
 
 static void fmt_ci(char *out, size_t len, double v, double lo, double hi)
@@ -367,7 +354,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     x.tune = tune;
     dh_env_fill(&x.env, full_argc, full_argv);
-    if (mkdir_p(dir) || dh_xml_write(path, &x.env, &devs, runs, 0, &e)) {
+    if (dh_mkdir_p(dir) || dh_xml_write(path, &x.env, &devs, runs, 0, &e)) {
         fprintf(stderr, "harness run: cannot write results into %s (%s): choose a writable "
                 "folder with --out DIR\n", dir, e.msg[0] ? e.msg : strerror(errno));
         free(runs);

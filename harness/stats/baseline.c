@@ -84,20 +84,6 @@ void dh_baseline_path(const char *dir, const char *fp, char *out, size_t len)
     snprintf(out, len, "%s/%s.xml", dir, fp);
 }
 
-int dh_mkdir_p(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return (mkdir(tmp, 0755) && errno != EEXIST) ? -1 : 0;
-}
-
 int dh_baseline_save(const char *dir, const char *results_path,
                      const struct dh_resultfile *f, char *saved, size_t saved_len,
                      struct dh_err *err)

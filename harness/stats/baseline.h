@@ -12,6 +12,7 @@
 #define DH_BASELINE_H
 
 #include "../../results/xml.h"
+#include "../support/fs.h"
 
 #define DH_BASELINE_DIR_DEFAULT "results/baselines"
 
@@ -39,8 +40,5 @@ int dh_baseline_save(const char *dir, const char *results_path,
  * 0 with the path, 1 when there is none, or a negative error code. */
 int dh_baseline_find(const char *dir, const struct dh_resultfile *f, char *path, size_t len,
                      int *exact, struct dh_err *err);
-
-/* mkdir -p; 0 or -1 with errno */
-int dh_mkdir_p(const char *path);
 
 #endif
