@@ -51,6 +51,8 @@ struct dh_exec {
                                   so the model can price the regrouping */
 };
 
+struct dh_kit;
+
 struct dh_bench {
     const char *suite;
     const char *name;
@@ -101,6 +103,9 @@ struct dh_bench {
     /* Work-items of one launch of the profiled (baseline) kernel: the BBV
      * buffer holds n_blocks counters per item. */
     long (*items)(void *state);
+    /* A declared benchmark (suites/lib/kit.h): its ops are the kit's
+     * (DH_KIT_OPS), which read the declaration here. NULL: ops of its own. */
+    const struct dh_kit *kit;
 };
 
 int dh_bench_count(void);

@@ -6,16 +6,12 @@
 #ifndef DH_USERKERNEL_H
 #define DH_USERKERNEL_H
 
+#include "../harness/support/expr.h"
 #include "../suites/suite.h"
 
 /* Load and validate; on error -DH_E_DATA/-DH_E_IO with the line and field
  * named. The returned bench lives until the process ends. */
 int dh_ukernel_load(const char *descriptor, const char *kernel_override,
                     const struct dh_bench **bench, struct dh_err *err);
-
-/* Integer expression over tunables and the names warp, max_wg, items:
- * + - * / %, comparisons, && ||, parentheses. 0 ok with *value. */
-int dh_expr_eval(const char *expr, const struct dh_pset *vars, double warp, double max_wg,
-                 double items, long *value, char *why, size_t why_len);
 
 #endif

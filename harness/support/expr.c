@@ -1,13 +1,12 @@
-/* expr.c — the small integer expressions of descriptor constraints:
- *   expr := or ; or := and ('||' and)* ; and := cmp ('&&' cmp)*
- *   cmp := sum (('=='|'!='|'<='|'>='|'<'|'>') sum)?
- *   sum := prod (('+'|'-') prod)* ; prod := unary (('*'|'/'|'%') unary)*
- *   unary := '-' unary | '(' expr ')' | number | name */
+/* expr.c — small integer expressions (expr.h has the grammar). */
+#include "expr.h"
+
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "userkernel.h"
+#include "../../backends/errors.h"
 
 struct ps {
     const char *p;
@@ -47,8 +46,14 @@ static void fail(struct ps *s, const char *what)
 static long p_unary(struct ps *s)
 {
     skip(s);
-    if (eat(s, "-"))
-        return -p_unary(s);
+    if (eat(s, "-")) {
+        long v = p_unary(s);
+        if (v == LONG_MIN) {
+            fail(s, "overflow (negation)");
+            return 0;
+        }
+        return -v;
+    }
     if (eat(s, "(")) {
         long v = p_or(s);
         if (!eat(s, ")"))
@@ -57,8 +62,13 @@ static long p_unary(struct ps *s)
     }
     if (isdigit((unsigned char)*s->p)) {
         long v = 0;
-        while (isdigit((unsigned char)*s->p))
-            v = v * 10 + (*s->p++ - '0');
+        while (isdigit((unsigned char)*s->p)) {
+            if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s->p - '0', &v)) {
+                fail(s, "number too large (64-bit integers)");
+                return 0;
+            }
+            s->p++;
+        }
         return v;
     }
     if (isalpha((unsigned char)*s->p) || *s->p == '_') {
@@ -67,18 +77,21 @@ static long p_unary(struct ps *s)
         while ((isalnum((unsigned char)*s->p) || *s->p == '_') && n < sizeof name - 1)
             name[n++] = *s->p++;
         name[n] = 0;
+        if (isalnum((unsigned char)*s->p) || *s->p == '_') {
+            fail(s, "name longer than 31 characters");
+            return 0;
+        }
+        const struct dh_pval *pv = s->vars ? dh_pset_find(s->vars, name) : NULL;
+        if (pv)
+            return (long)pv->num;
         if (!strcmp(name, "warp"))
             return (long)s->warp;
         if (!strcmp(name, "max_wg"))
             return (long)s->max_wg;
         if (!strcmp(name, "items"))
             return (long)s->items;
-        const struct dh_pval *v = dh_pset_find(s->vars, name);
-        if (!v) {
-            fail(s, "unknown name (use a tunable, warp, max_wg or items)");
-            return 0;
-        }
-        return (long)v->num;
+        fail(s, "unknown name (use a parameter, warp, max_wg or items)");
+        return 0;
     }
     fail(s, "expected a number, a name or '('");
     return 0;
@@ -88,13 +101,20 @@ static long p_prod(struct ps *s)
 {
     long v = p_unary(s);
     for (;;) {
-        if (eat(s, "*"))
-            v *= p_unary(s);
+        if (eat(s, "*")) {
+            long w = p_unary(s);
+            if (__builtin_mul_overflow(v, w, &v))
+                fail(s, "overflow (multiplication)");
+        }
         else if (eat(s, "/") || eat(s, "%")) {
             char op = s->p[-1];
             long d = p_unary(s);
             if (!d) {
                 fail(s, "division by zero");
+                return 0;
+            }
+            if (d == -1 && v == LONG_MIN) {
+                fail(s, "overflow (division)");
                 return 0;
             }
             v = op == '/' ? v / d : v % d;
@@ -107,11 +127,15 @@ static long p_sum(struct ps *s)
 {
     long v = p_prod(s);
     for (;;) {
-        if (eat(s, "+"))
-            v += p_prod(s);
-        else if (eat(s, "-"))
-            v -= p_prod(s);
-        else
+        if (eat(s, "+")) {
+            long w = p_prod(s);
+            if (__builtin_add_overflow(v, w, &v))
+                fail(s, "overflow (addition)");
+        } else if (eat(s, "-")) {
+            long w = p_prod(s);
+            if (__builtin_sub_overflow(v, w, &v))
+                fail(s, "overflow (subtraction)");
+        } else
             return v;
     }
 }
@@ -151,6 +175,10 @@ static long p_or(struct ps *s)
 int dh_expr_eval(const char *expr, const struct dh_pset *vars, double warp, double max_wg,
                  double items, long *value, char *why, size_t why_len)
 {
+    if (strlen(expr) > DH_EXPR_MAX) {
+        snprintf(why, why_len, "expression longer than %d characters", DH_EXPR_MAX);
+        return -DH_E_DATA;
+    }
     struct ps s = {.p = expr, .vars = vars, .warp = warp, .max_wg = max_wg, .items = items,
                    .why = why, .len = why_len};
     long v = p_or(&s);

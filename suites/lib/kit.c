@@ -1,0 +1,711 @@
+/* kit.c — the operations of a declared benchmark (kit.h). */
+#include "kit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../harness/support/expr.h"
+#include "regroup.h"
+#include "warpvotes.h"
+
+/* the case on the device, upload .. teardown */
+struct dh_kcase {
+    int rot, wg, cpu_tdr, rr;
+    int present[DH_KIT_MAXBUF];
+    const struct dh_kentry *entry;
+    struct dh_buffer *dev[DH_KIT_MAXBUF][DH_KIT_MAXROT];
+    struct dh_buffer *perm_buf;
+    int *perm, *key;
+    void *stage[DH_KIT_MAXBUF];   /* cpu_tdr: inputs in the regrouped order */
+    void *got[DH_KIT_MAXBUF];     /* outputs in item order */
+    void *tmp;                    /* a download in the regrouped order; poison */
+    size_t tmp_bytes;
+};
+
+size_t dh_ktype_size(enum dh_ktype t)
+{
+    switch (t) {
+    case DH_T_U8: return 1;
+    case DH_T_U16: return 2;
+    case DH_T_I32: case DH_T_U32: case DH_T_F32: return 4;
+    case DH_T_I64: case DH_T_F64: return 8;
+    }
+    return 0;
+}
+
+static const struct dh_kit *kit_of(const struct dh_case *c)
+{
+    return c->bench->kit;
+}
+
+int dh_kit_buf_index(const struct dh_kit *k, const char *name)
+{
+    for (int b = 0; b < k->n_bufs; b++)
+        if (!strcmp(k->bufs[b].name, name))
+            return b;
+    return -1;
+}
+
+int dh_kit_alg_code(const char *alg)
+{
+    static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
+                                        "hot_warp_scan"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(alg, names[i]))
+            return i + 1;
+    return 0;
+}
+
+/* a parameter's value, or its declared default */
+static const char *ptext(const struct dh_case *c, const char *name)
+{
+    const struct dh_param_def *d = dh_param_find(c->bench->params, name);
+    return dh_pset_text(&c->params, name, d ? d->def : "");
+}
+
+static double pnum(const struct dh_case *c, const char *name, double dflt)
+{
+    return dh_pset_num(&c->params, name, dflt);
+}
+
+static int in_list(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && !strncmp(p, word, n))
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+static int used_by(const struct dh_kbuf *b, const char *variant)
+{
+    return !b->variants || in_list(b->variants, variant);
+}
+
+static int is_rr(const struct dh_case *c)
+{
+    return !strcmp(c->variant, "cpu_tdr") && !strcmp(ptext(c, "mech"), "rr");
+}
+
+static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_case *c)
+{
+    const char *v = is_rr(c) ? "cpu_tdr/rr" : c->variant;
+    for (const struct dh_kentry *e = k->entries; e && e->variant; e++)
+        if (!strcmp(e->variant, v))
+            return e;
+    return NULL;
+}
+
+/* The size's names, the workload parameters and items; every buffer's
+ * count. 0, or -DH_E_DATA with why. */
+static int dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
+                long *items, long *count, char *why, size_t len)
+{
+    int si = !strcmp(c->size, "small") ? 0 : !strcmp(c->size, "medium") ? 1 : 2;
+    memset(vars, 0, sizeof *vars);
+    char tok[96];
+    for (const char *p = k->sizes[si]; p && *p;) {
+        p += strspn(p, " ");
+        size_t l = strcspn(p, " ");
+        if (!l)
+            break;
+        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
+        p += l;
+        char name[32], val[48];
+        if (dh_param_split(tok, name, sizeof name, val, sizeof val, why, len))
+            return -DH_E_DATA;
+        dh_pset_put(vars, name, val, atof(val), DH_P_WORKLOAD);
+    }
+    for (int i = 0; i < c->params.n; i++)
+        if (c->params.v[i].kind == DH_P_WORKLOAD)
+            dh_pset_put(vars, c->params.v[i].name, c->params.v[i].text, c->params.v[i].num,
+                        DH_P_WORKLOAD);
+    char w[256];
+    if (dh_expr_eval(k->items, vars, 32, 1024, 0, items, w, sizeof w)) {
+        snprintf(why, len, "items \"%s\": %s", k->items, w);
+        return -DH_E_DATA;
+    }
+    if (*items <= 0 || *items > (1L << 31) - 1) {
+        snprintf(why, len, "items \"%s\" is %ld: it must be 1 .. 2^31-1", k->items, *items);
+        return -DH_E_DATA;
+    }
+    char t[32];
+    snprintf(t, sizeof t, "%ld", *items);
+    dh_pset_put(vars, "items", t, (double)*items, DH_P_WORKLOAD);
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (dh_expr_eval(d->count, vars, 32, 1024, (double)*items, &count[b], w, sizeof w)) {
+            snprintf(why, len, "buffer %s: count \"%s\": %s", d->name, d->count, w);
+            return -DH_E_DATA;
+        }
+        long most = (long)((1ULL << 40) / dh_ktype_size(d->type));
+        if (count[b] <= 0 || count[b] > most) {
+            snprintf(why, len, "buffer %s: count \"%s\" is %ld elements: it must be 1 .. %ld "
+                     "(1 TiB)", d->name, d->count, count[b], most);
+            return -DH_E_DATA;
+        }
+        if ((d->flags & DH_KB_ITEM) && count[b] % *items) {
+            snprintf(why, len, "buffer %s is per item, and its count %ld is not a multiple of "
+                     "the %ld items", d->name, count[b], *items);
+            return -DH_E_DATA;
+        }
+    }
+    return 0;
+}
+
+/* ---- constraints, memory, defines ---- */
+
+int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
+                 size_t len)
+{
+    const struct dh_kit *k = kit_of(c);
+    struct dh_pset vars;
+    long items, count[DH_KIT_MAXBUF];
+    if (dims(k, c, &vars, &items, count, why, len))
+        return -DH_E_CONSTRAINT;
+    if (!entry_of(k, c)) {
+        snprintf(why, len, "%s has no kernel entry for %s%s", c->bench_name, c->variant,
+                 is_rr(c) ? " with mech=rr" : "");
+        return -DH_E_CONSTRAINT;
+    }
+    int wg = (int)pnum(c, "wg", 256);
+    if (wg < 1 || items % wg) {
+        snprintf(why, len, "wg=%d does not divide the %ld %s of size %s: use a power of two",
+                 wg, items, k->noun ? k->noun : "items", c->size);
+        return -DH_E_CONSTRAINT;
+    }
+    int rc = dh_regroup_check(c, dev, why, len);
+    if (rc)
+        return rc;
+    if (!strcmp(c->variant, "gpu_tdr")) {
+        const char *alg = ptext(c, "alg");
+        int votes = strstr(alg, "warp") || strstr(alg, "scan");
+        if (votes) {
+            /* the forms without votes, from the declared domain */
+            char portable[128] = "";
+            const struct dh_param_def *d = dh_param_find(c->bench->params, "alg");
+            const char *p = d && !strncmp(d->domain, "enum:", 5) ? d->domain + 5 : "";
+            int n = 0;
+            while (*p) {
+                size_t l = strcspn(p, ",");
+                char a[32];
+                snprintf(a, sizeof a, "%.*s", (int)l, p);
+                if (!strstr(a, "warp") && !strstr(a, "scan"))
+                    snprintf(portable + strlen(portable), sizeof portable - strlen(portable),
+                             "%s%s", n++ ? " and " : "", a);
+                p += l + (p[l] == ',');
+            }
+            if ((rc = dh_warp_votes_check(c, dev, alg, portable, why, len)))
+                return rc;
+        }
+        int warp = dev && dev->warp_width ? dev->warp_width : 32;
+        uint64_t bytes = k->local_bytes ? k->local_bytes(c, warp) : 0;
+        if (dev && dev->local_mem_bytes && bytes > dev->local_mem_bytes) {
+            snprintf(why, len, "the remap needs %llu bytes of local memory, the device has "
+                     "%llu: use a smaller wg%s", (unsigned long long)bytes,
+                     (unsigned long long)dev->local_mem_bytes, votes ? "" : " or a larger nf");
+            return -DH_E_CONSTRAINT;
+        }
+    }
+    return k->check ? k->check(c, dev, why, len) : 0;
+}
+
+uint64_t dh_kit_bytes(const struct dh_case *c, int rotate)
+{
+    const struct dh_kit *k = kit_of(c);
+    struct dh_pset vars;
+    long items, count[DH_KIT_MAXBUF];
+    char why[256];
+    if (dims(k, c, &vars, &items, count, why, sizeof why))
+        return 0;
+    uint64_t total = is_rr(c) ? (uint64_t)items * 4 : 0;
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!used_by(d, c->variant))
+            continue;
+        uint64_t copies = (d->flags & DH_KB_ROTATE) && d->role == DH_IN && rotate > 1
+                              ? (uint64_t)rotate : 1;
+        total += copies * (uint64_t)count[b] * dh_ktype_size(d->type);
+    }
+    return total;
+}
+
+int dh_kit_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
+                   size_t len)
+{
+    const struct dh_kit *k = kit_of(c);
+    buf[0] = 0;
+    int rc = k->defines ? k->defines(c, dev, buf, len) : 0;
+    if (rc)
+        return rc;
+    size_t o = strlen(buf);
+    const char *sep = o ? " " : "";
+    if (!strcmp(c->variant, "gpu_tdr"))
+        o += (size_t)snprintf(buf + o, len - o, "%s-D TDR_ALG=%d -D TDR_NF=%d", sep,
+                              dh_kit_alg_code(ptext(c, "alg")), (int)pnum(c, "nf", 16));
+    else if (!strcmp(c->variant, "melded"))
+        o += (size_t)snprintf(buf + o, len - o, "%s-D DH_MELDED=1", sep);
+    return o < len ? 0 : -DH_E_INTERNAL;
+}
+
+/* ---- host data ---- */
+
+int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
+{
+    const struct dh_kit *k = kit_of(c);
+    struct dh_khost *h = calloc(1, sizeof *h);
+    if (!h)
+        return dh_err_set(err, DH_E_RESOURCES, "%s: out of host memory", c->bench_name);
+    h->kit = k;
+    h->c = c;
+    char why[512];
+    if (dims(k, c, &h->vars, &h->items, h->count, why, sizeof why)) {
+        free(h);
+        return dh_err_set(err, DH_E_DATA, "%s/%s: %s", c->suite, c->bench_name, why);
+    }
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        size_t bytes = (size_t)h->count[b] * dh_ktype_size(d->type);
+        if (d->role != DH_OUT && !d->gather)
+            h->data[b] = calloc(1, bytes);
+        if (d->role != DH_IN)
+            h->want[b] = calloc(1, bytes);
+        if ((d->role != DH_OUT && !d->gather && !h->data[b]) || (d->role != DH_IN && !h->want[b])) {
+            dh_kit_release(h);
+            return dh_err_set(err, DH_E_RESOURCES, "%s: out of host memory for buffer %s "
+                              "(%zu bytes)", c->bench_name, d->name, bytes);
+        }
+    }
+    int rc = k->generate(h, err);
+    if (!rc)
+        rc = k->reference(h, err);
+    if (rc) {
+        dh_kit_release(h);
+        return rc;
+    }
+    *state = h;
+    return 0;
+}
+
+void dh_kit_release(void *state)
+{
+    struct dh_khost *h = state;
+    if (!h)
+        return;
+    for (int b = 0; b < DH_KIT_MAXBUF; b++) {
+        free(h->data[b]);
+        free(h->want[b]);
+    }
+    if (h->priv && h->kit->free_priv)
+        h->kit->free_priv(h->priv);
+    free(h);
+}
+
+long dh_kit_items(void *state)
+{
+    return ((struct dh_khost *)state)->items;
+}
+
+/* ---- the case on the device ---- */
+
+static size_t bytes_of(const struct dh_khost *h, int b)
+{
+    return (size_t)h->count[b] * dh_ktype_size(h->kit->bufs[b].type);
+}
+
+static int copies_of(const struct dh_kbuf *d, int rot)
+{
+    return (d->flags & DH_KB_ROTATE) && d->role == DH_IN ? rot : 1;
+}
+
+/* a host array of the buffer's size, kept for the case */
+static void *case_array(void **slot, size_t bytes)
+{
+    if (!*slot)
+        *slot = malloc(bytes ? bytes : 1);
+    return *slot;
+}
+
+int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
+{
+    struct dh_khost *h = state;
+    const struct dh_kit *k = h->kit;
+    struct dh_kcase *kc = calloc(1, sizeof *kc);
+    if (!kc)
+        return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+    h->kc = kc;
+    const struct dh_case *c = x->c;
+    kc->wg = (int)pnum(c, "wg", 256);
+    kc->rot = x->rotate < 1 ? 1 : x->rotate > DH_KIT_MAXROT ? DH_KIT_MAXROT : x->rotate;
+    kc->cpu_tdr = !strcmp(c->variant, "cpu_tdr");
+    kc->rr = is_rr(c);
+    kc->entry = entry_of(k, c);
+    if (!kc->entry)
+        return dh_err_set(err, DH_E_UNSUPPORTED, "%s has no kernel entry for %s",
+                          c->bench_name, c->variant);
+    size_t most = 0;
+    int rc;
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!(kc->present[b] = used_by(d, c->variant)))
+            continue;
+        size_t bytes = bytes_of(h, b);
+        most = bytes > most ? bytes : most;
+        void *src = h->data[b];
+        if (d->gather && !kc->cpu_tdr) {       /* made in the natural order */
+            if (!case_array(&kc->stage[b], bytes))
+                return dh_err_set(err, DH_E_RESOURCES, "out of host memory for %s", d->name);
+            d->gather(h, NULL, kc->stage[b]);
+            src = kc->stage[b];
+        }
+        for (int r = 0; r < copies_of(d, kc->rot); r++) {
+            if ((rc = x->be->alloc(x->dev, bytes, &kc->dev[b][r], err)))
+                return rc;
+            if (src && (rc = x->be->copy(kc->dev[b][r], src, bytes, DH_TO_DEVICE, err)))
+                return rc;
+        }
+        if (kc->cpu_tdr && !kc->rr && d->role != DH_OUT && ((d->flags & DH_KB_ITEM) || d->gather)
+            && !case_array(&kc->stage[b], bytes))
+            return dh_err_set(err, DH_E_RESOURCES, "out of host memory for cpu_tdr's moved "
+                              "copy of %s (%zu bytes)", d->name, bytes);
+    }
+    kc->tmp_bytes = most;
+    if (!case_array(&kc->tmp, most))
+        return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+    if (kc->cpu_tdr) {
+        kc->perm = malloc((size_t)h->items * sizeof *kc->perm);
+        kc->key = malloc((size_t)h->items * sizeof *kc->key);
+        if (!kc->perm || !kc->key)
+            return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+        if (kc->rr && (rc = x->be->alloc(x->dev, (size_t)h->items * 4, &kc->perm_buf, err)))
+            return rc;
+    }
+    return 0;
+}
+
+void dh_kit_teardown(void *state, struct dh_exec *x)
+{
+    struct dh_khost *h = state;
+    struct dh_kcase *kc = h->kc;
+    if (!kc)
+        return;
+    for (int b = 0; b < DH_KIT_MAXBUF; b++) {
+        for (int r = 0; r < DH_KIT_MAXROT; r++)
+            if (kc->dev[b][r] && x)
+                x->be->free_buffer(kc->dev[b][r]);
+        free(kc->stage[b]);
+        free(kc->got[b]);
+    }
+    if (kc->perm_buf && x)
+        x->be->free_buffer(kc->perm_buf);
+    free(kc->perm);
+    free(kc->key);
+    free(kc->tmp);
+    free(kc);
+    h->kc = NULL;
+}
+
+/* element k of item i of a per-item buffer is at k * items + i */
+static void move_columns(const void *src, void *dst, const int *perm, long items, long count,
+                         size_t es, int back)
+{
+    long cols = count / items;
+    for (long k = 0; k < cols; k++) {
+        const char *s = (const char *)src + (size_t)k * (size_t)items * es;
+        char *d = (char *)dst + (size_t)k * (size_t)items * es;
+        if (es == 4) {
+            const uint32_t *s4 = (const uint32_t *)s;
+            uint32_t *d4 = (uint32_t *)d;
+            if (back)
+                for (long j = 0; j < items; j++)
+                    d4[perm[j]] = s4[j];
+            else
+                for (long j = 0; j < items; j++)
+                    d4[j] = s4[perm[j]];
+        } else {
+            for (long j = 0; j < items; j++) {
+                if (back)
+                    memcpy(d + (size_t)perm[j] * es, s + (size_t)j * es, es);
+                else
+                    memcpy(d + (size_t)j * es, s + (size_t)perm[j] * es, es);
+            }
+        }
+    }
+}
+
+/* regroup=key: the benchmark's keys, a stable counting sort */
+struct by_key_ctx {
+    struct dh_khost *h;
+    int failed;
+};
+
+static void by_key(void *ctx)
+{
+    struct by_key_ctx *b = ctx;
+    struct dh_khost *h = b->h;
+    struct dh_kcase *kc = h->kc;
+    int nk = h->kit->sort_key ? h->kit->sort_key(h, kc->key) : 0;
+    long *start = nk > 0 ? calloc((size_t)nk + 1, sizeof *start) : NULL;
+    if (!start) {
+        b->failed = 1;
+        return;
+    }
+    for (long i = 0; i < h->items; i++)
+        start[kc->key[i] + 1]++;
+    for (int q = 1; q <= nk; q++)
+        start[q] += start[q - 1];
+    for (long i = 0; i < h->items; i++)
+        kc->perm[start[kc->key[i]]++] = (int)i;
+    free(start);
+}
+
+static int arg_of(struct dh_krun *r, const char *tok, struct dh_arg *a, struct dh_err *err)
+{
+    struct dh_khost *h = r->h;
+    struct dh_kcase *kc = h->kc;
+    int b = dh_kit_buf_index(h->kit, tok);
+    if (b >= 0) {
+        if (!kc->present[b])
+            return dh_err_set(err, DH_E_INTERNAL, "buffer %s is not used by %s", tok,
+                              r->x->c->variant);
+        a->kind = DH_ARG_BUFFER;
+        a->v.buf = kc->dev[b][copies_of(&h->kit->bufs[b], kc->rot) > 1 ? r->rot : 0];
+        return 0;
+    }
+    if (!strcmp(tok, "perm")) {
+        if (!kc->perm_buf)
+            return dh_err_set(err, DH_E_INTERNAL, "argument perm outside cpu_tdr with mech=rr");
+        a->kind = DH_ARG_BUFFER;
+        a->v.buf = kc->perm_buf;
+        return 0;
+    }
+    long v;
+    char why[256];
+    if (dh_expr_eval(tok, &h->vars, r->x->info ? r->x->info->warp_width : 32, 1024,
+                     (double)h->items, &v, why, sizeof why))
+        return dh_err_set(err, DH_E_DATA, "argument \"%s\": neither a buffer nor an "
+                          "expression (%s)", tok, why);
+    if (v < INT32_MIN || v > INT32_MAX)
+        return dh_err_set(err, DH_E_DATA, "argument \"%s\" is %ld: beyond 32 bits", tok, v);
+    a->kind = DH_ARG_I32;
+    a->v.i32 = (int32_t)v;
+    return 0;
+}
+
+int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, double *ms,
+                  struct dh_err *err)
+{
+    struct dh_arg args[DH_KIT_MAXARG];
+    int n = 0, rc;
+    char tok[128];
+    for (const char *p = e->args ? e->args : ""; *p;) {
+        p += strspn(p, " ");
+        size_t l = strcspn(p, " ");
+        if (!l)
+            break;
+        if (n == DH_KIT_MAXARG || l >= sizeof tok)
+            return dh_err_set(err, DH_E_DATA, "%s: more than %d arguments or one of over %zu "
+                              "characters", e->entry, DH_KIT_MAXARG, sizeof tok - 1);
+        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
+        p += l;
+        if ((rc = arg_of(r, tok, &args[n++], err)))
+            return rc;
+    }
+    struct dh_launch l = {.kernel = e->entry, .global = global ? global : (size_t)r->h->items,
+                          .local = (size_t)r->h->kc->wg, .n_args = n, .args = args};
+    return dh_exec_launch(r->x, &l, ms, err);
+}
+
+int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
+               struct dh_err *err)
+{
+    struct dh_khost *h = state;
+    const struct dh_kit *k = h->kit;
+    struct dh_kcase *kc = h->kc;
+    struct dh_krun run = {.h = h, .x = x, .rot = (rep < 0 ? -rep : rep) % kc->rot};
+    int rc;
+    memset(smp, 0, sizeof *smp);
+    int dlt = kc->cpu_tdr && !kc->rr;
+    if (kc->cpu_tdr) {
+        struct by_key_ctx ctx = {.h = h};
+        if ((rc = dh_regroup_run(x, kc->perm, by_key, &ctx, &smp->host_ms, err)))
+            return rc;
+        if (ctx.failed)
+            return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, or "
+                              "the benchmark declares no sort key)");
+        if (kc->rr) {
+            double t0 = dh_now_ms();
+            if ((rc = x->be->copy(kc->perm_buf, kc->perm, (size_t)h->items * 4, DH_TO_DEVICE,
+                                  err)))
+                return rc;
+            smp->xfer_ms = dh_now_ms() - t0;       /* the index array is extra */
+        }
+    }
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!kc->present[b] || d->role == DH_OUT)
+            continue;
+        struct dh_buffer *dst = kc->dev[b][copies_of(d, kc->rot) > 1 ? run.rot : 0];
+        size_t bytes = bytes_of(h, b);
+        if (dlt && ((d->flags & DH_KB_ITEM) || d->gather)) {
+            /* dlt: the data moved into the regrouped order (host time) */
+            double t0 = dh_now_ms();
+            if (d->gather)
+                d->gather(h, kc->perm, kc->stage[b]);
+            else
+                move_columns(h->data[b], kc->stage[b], kc->perm, h->items, h->count[b],
+                             dh_ktype_size(d->type), 0);
+            smp->host_ms += dh_now_ms() - t0;
+            t0 = dh_now_ms();
+            if ((rc = x->be->copy(dst, kc->stage[b], bytes, DH_TO_DEVICE, err)))
+                return rc;
+            if (d->gather)                       /* bytes beyond any upload */
+                smp->xfer_ms += dh_now_ms() - t0;
+        } else if (d->role == DH_INOUT
+                   && (rc = x->be->copy(dst, h->data[b], bytes, DH_TO_DEVICE, err))) {
+            return rc;                           /* in place: pristine every run */
+        }
+    }
+    rc = k->launch ? k->launch(&run, kc->entry, &smp->kernel_ms, err)
+                   : dh_kit_launch(&run, kc->entry, 0, &smp->kernel_ms, err);
+    if (rc || !dlt)
+        return rc;
+    /* dlt: results come back in the regrouped order; the download every
+     * variant pays, putting them back is this variant's host work */
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!kc->present[b] || d->role == DH_IN || !(d->flags & DH_KB_ITEM))
+            continue;
+        size_t bytes = bytes_of(h, b);
+        if (!case_array(&kc->got[b], bytes))
+            return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+        if ((rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes, DH_TO_HOST, err)))
+            return rc;
+        double t0 = dh_now_ms();
+        move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
+                     dh_ktype_size(d->type), 1);
+        smp->host_ms += dh_now_ms() - t0;
+    }
+    return 0;
+}
+
+static void fill_poison(const struct dh_kbuf *d, void *p, long n)
+{
+    int64_t v = d->poison;
+    switch (d->type) {
+    case DH_T_F32: for (long i = 0; i < n; i++) ((float *)p)[i] = NAN; return;
+    case DH_T_F64: for (long i = 0; i < n; i++) ((double *)p)[i] = NAN; return;
+    case DH_T_U8: memset(p, v ? (int)v : 0xa5, (size_t)n); return;
+    case DH_T_U16: for (long i = 0; i < n; i++) ((uint16_t *)p)[i] = v ? (uint16_t)v : 0xa5a5; return;
+    case DH_T_I32: case DH_T_U32:
+        for (long i = 0; i < n; i++) ((int32_t *)p)[i] = v ? (int32_t)v : INT32_MIN + 1;
+        return;
+    case DH_T_I64: for (long i = 0; i < n; i++) ((int64_t *)p)[i] = v ? v : INT64_MIN + 1; return;
+    }
+}
+
+int dh_kit_poison(void *state, struct dh_exec *x, struct dh_err *err)
+{
+    struct dh_khost *h = state;
+    struct dh_kcase *kc = h->kc;
+    for (int b = 0; b < h->kit->n_bufs; b++) {
+        const struct dh_kbuf *d = &h->kit->bufs[b];
+        if (!kc->present[b] || d->role != DH_OUT)
+            continue;
+        fill_poison(d, kc->tmp, h->count[b]);
+        int rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes_of(h, b), DH_TO_DEVICE, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static double elem(enum dh_ktype t, const void *p, long i)
+{
+    switch (t) {
+    case DH_T_U8: return ((const uint8_t *)p)[i];
+    case DH_T_U16: return ((const uint16_t *)p)[i];
+    case DH_T_I32: return ((const int32_t *)p)[i];
+    case DH_T_U32: return ((const uint32_t *)p)[i];
+    case DH_T_F32: return ((const float *)p)[i];
+    case DH_T_I64: return (double)((const int64_t *)p)[i];
+    case DH_T_F64: return ((const double *)p)[i];
+    }
+    return 0;
+}
+
+static int same_bits(enum dh_ktype t, const void *a, const void *b, long i)
+{
+    size_t es = dh_ktype_size(t);
+    return !memcmp((const char *)a + (size_t)i * es, (const char *)b + (size_t)i * es, es);
+}
+
+int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh_err *err)
+{
+    struct dh_khost *h = state;
+    const struct dh_kit *k = h->kit;
+    struct dh_kcase *kc = h->kc;
+    int dlt = kc->cpu_tdr && !kc->rr;
+    memset(v, 0, sizeof *v);
+    long base = 0;
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!kc->present[b] || d->role == DH_IN)
+            continue;
+        size_t bytes = bytes_of(h, b);
+        if (!case_array(&kc->got[b], bytes))
+            return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+        int moved = dlt && (d->flags & DH_KB_ITEM);
+        int rc = x->be->copy(kc->dev[b][0], moved ? kc->tmp : kc->got[b], bytes, DH_TO_HOST,
+                             err);
+        if (rc)
+            return rc;
+        if (moved)          /* the device holds the regrouped order of the last run */
+            move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
+                         dh_ktype_size(d->type), 1);
+        for (long i = 0; i < h->count[b]; i++) {
+            double g = elem(d->type, kc->got[b], i), w = elem(d->type, h->want[b], i);
+            int fp = d->type == DH_T_F32 || d->type == DH_T_F64;
+            int bad = d->tol > 0 ? !(fabs(g - w) <= d->tol * fmax(1.0, fabs(w)))
+                      : fp       ? !(g == w)                /* NaN is never right */
+                                 : !same_bits(d->type, kc->got[b], h->want[b], i);
+            dh_verify_add(v, base + i, g, w, bad);
+        }
+        base += h->count[b];
+    }
+    if (k->verify_more)
+        k->verify_more(h, kc->got, base, v);
+    return 0;
+}
+
+/* ---- the remap ceiling ---- */
+
+double dh_kit_ceiling(void *state, const struct dh_case *c, int warp)
+{
+    struct dh_khost *h = state;
+    const struct dh_kit *k = h->kit;
+    if (!k->branch || strcmp(c->variant, "gpu_tdr"))
+        return 0;
+    int wg = (int)pnum(c, "wg", 256);
+    if (h->ceil_wg == wg && h->ceil_warp == warp)
+        return h->ceil;
+    int *key = malloc((size_t)h->items * sizeof *key);
+    if (!key)
+        return 0;
+    double co = 0, cs = 0;
+    const double *cost = NULL;
+    int paths;
+    for (long layer = 0; (paths = k->branch(h, layer, key, &cost)) > 0; layer++, cost = NULL)
+        dh_ceiling_layer_w(key, h->items, wg, warp, paths, cost, &co, &cs);
+    free(key);
+    h->ceil_wg = wg;
+    h->ceil_warp = warp;
+    h->ceil = cs > 0 ? co / cs : 0;
+    return h->ceil;
+}

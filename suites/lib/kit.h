@@ -1,0 +1,198 @@
+/* kit.h — a benchmark declared, not glued.
+ *
+ * A benchmark declares its buffers (element type, count as an expression
+ * of the size's names and the workload parameters, role, per item or
+ * whole, tolerance), its kernel entry point per variant with the
+ * arguments it takes, and its sizes. By hand it writes only what no
+ * harness can know: a seeded generator, a plain-C reference and, where
+ * its branches depend on the data, the key of an item at each divergent
+ * layer (for the remap ceiling) and the key cpu_tdr sorts by.
+ *
+ * From the declaration the kit does the rest (DH_KIT_OPS fills a struct
+ * dh_bench with it): allocation, upload, input rotation, poisoning,
+ * download, verification with the first mismatches, teardown, the device
+ * memory estimate, the generic constraints (wg divides the items, BBV
+ * groups fill warps, warp votes where the backend has them, the remap's
+ * local memory), the -D defines of the variant (TDR_ALG, TDR_NF,
+ * DH_MELDED), cpu_tdr's regrouping by key or by BBV with both mechanisms
+ * (dlt moves the per-item buffers into the regrouped order and puts the
+ * outputs back; rr passes the permutation as an index buffer) and the remap
+ * ceiling from the branch keys. A benchmark that needs more (several
+ * kernels in sequence, iterations) declares a launch hook and keeps the
+ * rest (dh_kit_launch runs one entry with its declared arguments).
+ *
+ * README "Writing a benchmark" walks through one; micro/branch is the
+ * smallest real one.
+ */
+#ifndef DH_KIT_H
+#define DH_KIT_H
+
+#include <stdint.h>
+
+#include "../suite.h"
+
+#define DH_KIT_MAXBUF 16
+#define DH_KIT_MAXROT 4
+#define DH_KIT_MAXARG 32
+
+enum dh_ktype { DH_T_U8 = 1, DH_T_U16, DH_T_I32, DH_T_U32, DH_T_F32, DH_T_I64, DH_T_F64 };
+enum dh_krole { DH_IN = 1, DH_OUT, DH_INOUT };
+
+/* buffer flags */
+#define DH_KB_ITEM   1  /* per item, in columns: element k of item i at k * items + i
+                           (count a multiple of items); cpu_tdr's dlt moves it */
+#define DH_KB_ROTATE 2  /* an input with one device copy per rotation (the
+                           repetitions cycle through them: no cache carries
+                           one repetition's input into the next) */
+
+struct dh_khost;
+
+struct dh_kbuf {
+    const char *name;
+    enum dh_ktype type;
+    enum dh_krole role;
+    const char *count;      /* elements: an expression (harness/support/expr.h)
+                               of `items`, the size's names and the workload
+                               parameters, e.g. "items", "days * items" */
+    int flags;              /* DH_KB_* */
+    const char *variants;   /* comma list of the variants that use it; NULL: all */
+    double tol;             /* outputs: |got - want| <= tol * max(1, |want|); 0 = exact */
+    int64_t poison;         /* integer outputs: a value no correct run writes;
+                               0 = the type's minimum + 1. Floats: NaN. */
+    /* (optional) contents made from the host data in the order `perm`
+     * (slot j <- item perm[j]; NULL = natural order) instead of moved from a
+     * host copy: e.g. cvp's per-pixel patches. Its upload counts as extra
+     * transfer time (bytes no other variant moves). */
+    void (*gather)(const struct dh_khost *h, const int *perm, void *dst);
+};
+
+/* A kernel entry point of a variant. variant: "baseline", "cpu_tdr" (dlt),
+ * "cpu_tdr/rr" (rr: the permutation as an index buffer), "gpu_tdr",
+ * "melded"; a variant with no entry is absent. args: space-separated
+ * tokens, each a buffer's name, `perm` (rr's index buffer), or an integer
+ * expression (a 32-bit argument), e.g. "x key y perm" or "in items pol". */
+struct dh_kentry {
+    const char *variant;
+    const char *entry;
+    const char *args;
+};
+
+/* The host data of one workload (shared by its variants) and, between
+ * upload and teardown, the case on the device. Generators and references
+ * read and fill it; the kit owns it. */
+struct dh_khost {
+    const struct dh_kit *kit;
+    const struct dh_case *c;            /* the workload's first case */
+    long items;
+    struct dh_pset vars;                /* the size's names, items, the workload parameters */
+    long count[DH_KIT_MAXBUF];          /* elements of each buffer */
+    void *data[DH_KIT_MAXBUF];          /* inputs as generated (in, inout; NULL for gather buffers) */
+    void *want[DH_KIT_MAXBUF];          /* the reference's outputs (out, inout) */
+    void *priv;                         /* the benchmark's own host data (generate sets it) */
+    /* the case on the device (dh_kit.c) */
+    struct dh_kcase *kc;
+    /* the remap ceiling of the last (wg, warp) asked */
+    int ceil_wg, ceil_warp;
+    double ceil;
+};
+
+/* A benchmark's own launch sequence (several kernels, iterations): */
+struct dh_krun {
+    struct dh_khost *h;
+    struct dh_exec *x;
+    int rot;                            /* the rotation copy of this repetition */
+};
+
+struct dh_kit {
+    const char *sizes[3];               /* small, medium, large: "name=value ..." */
+    const char *items;                  /* expression: work-items of a launch */
+    const char *noun;                   /* what an item is ("pixels"), for messages */
+    const struct dh_kbuf *bufs;
+    int n_bufs;
+    const struct dh_kentry *entries;    /* {0}-terminated */
+
+    /* by hand: the input (fill h->data[], may set h->priv) and the
+     * expected outputs (fill h->want[]); 0 or an error */
+    int (*generate)(struct dh_khost *h, struct dh_err *err);
+    int (*reference)(struct dh_khost *h, struct dh_err *err);
+    void (*free_priv)(void *priv);
+
+    /* (optional) cpu_tdr regroup=key: fill key[i] for every item (host time
+     * of the variant), return the number of keys (> 0) */
+    int (*sort_key)(const struct dh_khost *h, int *key);
+    /* (optional) the remap ceiling: the key of every item at divergent
+     * layer `layer` (0, 1, ...; -1: the item skips it), *cost the paths'
+     * costs (NULL: 1 each); returns the layer's paths, 0 past the last */
+    int (*branch)(const struct dh_khost *h, long layer, int *key, const double **cost);
+
+    /* (optional) constraints beyond the derived ones; the same contract as
+     * dh_bench.check */
+    int (*check)(const struct dh_case *c, const struct dh_device_info *dev, char *why,
+                 size_t len);
+    /* (optional) gpu_tdr: bytes of local memory the remap needs */
+    uint64_t (*local_bytes)(const struct dh_case *c, int warp);
+    /* (optional) the benchmark's own -D defines, after the kit's */
+    int (*defines)(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
+                   size_t len);
+    /* (optional) verification beyond the buffers (derived results such as
+     * an aggregation of the outputs): got[b] holds buffer b's contents in
+     * item order; mismatch indices continue after the buffers' */
+    void (*verify_more)(const struct dh_khost *h, void *const *got, long base,
+                        struct dh_verify *v);
+    /* (optional) a launch sequence of its own, timed as one repetition
+     * (the sum of the timed launches' kernel_ms) */
+    int (*launch)(struct dh_krun *r, const struct dh_kentry *e, double *kernel_ms,
+                  struct dh_err *err);
+};
+
+/* The generic operations; a declared benchmark's struct dh_bench lists
+ * them with DH_KIT_OPS and points .kit at its declaration. */
+int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
+                 size_t len);
+uint64_t dh_kit_bytes(const struct dh_case *c, int rotate);
+int dh_kit_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
+                   size_t len);
+int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err);
+int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err);
+int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *s,
+               struct dh_err *err);
+int dh_kit_poison(void *state, struct dh_exec *x, struct dh_err *err);
+int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh_err *err);
+double dh_kit_ceiling(void *state, const struct dh_case *c, int warp);
+void dh_kit_teardown(void *state, struct dh_exec *x);
+void dh_kit_release(void *state);
+long dh_kit_items(void *state);
+
+#define DH_KIT_OPS                                                                  \
+    .check = dh_kit_check, .device_bytes = dh_kit_bytes, .defines = dh_kit_defines, \
+    .setup = dh_kit_setup, .upload = dh_kit_upload, .run = dh_kit_run,              \
+    .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
+    .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items
+
+/* The standard parameters the kit acts on, for a benchmark's table. */
+#define DH_KIT_WG {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"}
+#define DH_KIT_NF(when) {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", \
+                         "DGI neighboring factor", when}
+#define DH_KIT_GROUP {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",              \
+                      "items per group of the BBV regroupings (a multiple of the warp width)", \
+                      "regroup=greedy,greedymax"}
+#define DH_KIT_MECH(domain, doc) {"mech", DH_P_CHOICE, domain, "dlt", "cpu_tdr", doc}
+#define DH_KIT_REGROUP(doc) {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", \
+                             "cpu_tdr", doc}
+
+/* The remap algorithms' codes, as TDR_ALG in a gpu_tdr build (tdr.h):
+ * hot 1, dgi 2, hot_warp 3, dgi_scan 4, hot_dgi 5 (HoT on two-path layers,
+ * DGI on the others), hot_warp_scan 6 (hot_warp / dgi_scan). 0: unknown. */
+int dh_kit_alg_code(const char *alg);
+
+/* Run entry e with its declared arguments over `global` items (0: the
+ * case's items) in work-groups of the case's wg: for a launch hook. */
+int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, double *ms,
+                  struct dh_err *err);
+
+/* The buffer named `name` of the benchmark (-1: none). */
+int dh_kit_buf_index(const struct dh_kit *k, const char *name);
+/* Bytes of one element. */
+size_t dh_ktype_size(enum dh_ktype t);
+
+#endif
