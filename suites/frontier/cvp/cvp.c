@@ -1,7 +1,7 @@
-/* frontier/cvp — host side: parameters, constraints, buffers, variants,
- * verification and the remap ceiling. The generator, the trained model
- * and the CPU reference are in cvp_model.c; the kernels in cvp.k (read
- * its header first). Variants:
+/* frontier/cvp — a declared benchmark (suites/lib/kit.h): parameters,
+ * buffers, entries, constraints, the keys of cpu_tdr and of the remap
+ * ceiling. The generator, the trained model and the CPU reference are in
+ * cvp_model.c; the kernels in cvp.k (read its header first). Variants:
  *   baseline          cvp_baseline: nested branches, image in place
  *   cpu_tdr[mech=dlt, the host orders the pixels: regroup=key walks the
  *     regroup=key|    tree for every pixel (features and tree on the CPU)
@@ -25,10 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../../lib/regroup.h"
-#include "../../lib/warpvotes.h"
+#include "../../lib/kit.h"
 #include "../../suite.h"
 #include "cvp_model.h"
 
@@ -49,48 +47,45 @@ static const struct dh_param_def params[] = {
     {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
      "host regrouping: by the tree's model (walked on the CPU), or by basic-block vectors "
      "(sort, greedy, greedymax)"},
-    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
-     "items per group of the BBV regroupings (a multiple of the warp width)",
-     "regroup=greedy,greedymax"},
-    {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
-    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor"},
+    DH_KIT_GROUP,
+    DH_KIT_WG,
+    DH_KIT_NF(NULL),
     {0},
 };
 
 static const char *const sweep[] = {"seed=1", NULL};
 
-struct cvp_state {
-    struct cvp_cfg cfg;
-    uint16_t *img;                      /* hp x wp */
-    int32_t prm[CVP_PRM_INTS];
-    int *ref_res, *ref_key;             /* CPU reference */
-    int *res, *ctx;                     /* downloads */
-    /* cpu_tdr */
-    int *hkey, *perm, *tmp;
-    uint16_t *patch;
-    /* device */
-    struct dh_buffer **bimg, *bprm, *bres, *bctx, *bpatch;
-    int rot;
+
+#define XSTR(x) STR(x)
+#define STR(x) #x
+
+enum { IMG, PATCH, PRM, RES, CTX };
+static void gather_patches(const struct dh_khost *h, const int *perm, void *dst);
+static const struct dh_kbuf bufs[] = {
+    /* the padded image: w + 2R columns, h + R rows */
+    [IMG] = {"img", DH_T_U16, DH_IN, "(w + 2 * " XSTR(CVP_R) ") * (h + " XSTR(CVP_R) ")",
+             DH_KB_ROTATE, "baseline,gpu_tdr,melded"},
+    /* cpu_tdr: each pixel's causal window, in the regrouped order */
+    [PATCH] = {"patch", DH_T_U16, DH_IN, "items * " XSTR(CVP_PS), 0, "cpu_tdr",
+               .gather = gather_patches},
+    [PRM] = {"prm", DH_T_I32, DH_IN, XSTR(CVP_PRM_INTS)},
+    [RES] = {"res", DH_T_I32, DH_OUT, "items", DH_KB_ITEM, .poison = 0x7eadbeef},
+    [CTX] = {"ctx", DH_T_I32, DH_OUT, "items", DH_KB_ITEM, .poison = 0x7eadbeef},
 };
 
-static void size_of(const char *size, int *w, int *h)
-{
-    if (!strcmp(size, "small")) {
-        *w = 256;
-        *h = 256;
-    } else if (!strcmp(size, "medium")) {
-        *w = 2048;
-        *h = 2048;
-    } else {
-        *w = 8192;
-        *h = 4096;
-    }
-}
+static const struct dh_kentry entries[] = {
+    {"baseline", "cvp_baseline", "img prm res ctx 0"},
+    {"cpu_tdr", "cvp_baseline", "patch prm res ctx 1"},
+    {"gpu_tdr", "cvp_gpu_tdr", "img prm res ctx"},
+    {"melded", "cvp_melded", "img prm res ctx"},
+    {0},
+};
 
 static void cfg_of(const struct dh_case *c, struct cvp_cfg *g)
 {
     memset(g, 0, sizeof *g);
-    size_of(c->size, &g->w, &g->h);
+    g->w = !strcmp(c->size, "small") ? 256 : !strcmp(c->size, "medium") ? 2048 : 8192;
+    g->h = !strcmp(c->size, "small") ? 256 : !strcmp(c->size, "medium") ? 2048 : 4096;
     g->wp = g->w + 2 * CVP_R;
     g->hp = g->h + CVP_R;
     g->n = (long)g->w * g->h;
@@ -101,65 +96,32 @@ static void cfg_of(const struct dh_case *c, struct cvp_cfg *g)
 
 /* local memory of cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the
  * exchanges (features; item and state), the work-group's pixel tile */
-static uint64_t tdr_local_bytes(const struct cvp_cfg *g, int wg, int nf, int warp, int scan)
+static uint64_t cvp_local(const struct dh_case *c, int warp)
 {
-    uint64_t per = (uint64_t)wg / (uint64_t)(scan ? warp : nf);
-    uint64_t ints = (uint64_t)CVP_NMODEL * per + (uint64_t)CVP_NKEY * per + 2 * (uint64_t)wg
-                    + CVP_NMODEL + CVP_NKEY + (uint64_t)(CVP_NFEAT + 5) * (uint64_t)wg;
-    uint64_t tile = wg <= g->w ? 5 * (uint64_t)(wg + 8)
-                               : (uint64_t)(wg / g->w + 4) * (uint64_t)g->wp;
+    struct cvp_cfg g;
+    cfg_of(c, &g);
+    uint64_t wg = (uint64_t)dh_pset_num(&c->params, "wg", 256);
+    uint64_t nf = (uint64_t)dh_pset_num(&c->params, "nf", 16);
+    int scan = !strcmp(dh_pset_text(&c->params, "alg", "dgi"), "dgi_scan");
+    uint64_t per = wg / (scan ? (uint64_t)warp : nf ? nf : 1);
+    uint64_t ints = (uint64_t)CVP_NMODEL * per + (uint64_t)CVP_NKEY * per + 2 * wg
+                    + CVP_NMODEL + CVP_NKEY + (uint64_t)(CVP_NFEAT + 5) * wg;
+    uint64_t tile = wg <= (uint64_t)g.w ? 5 * (wg + 8) : (wg / (uint64_t)g.w + 4) * (uint64_t)g.wp;
     return 4 * ints + 2 * tile;
 }
 
 static int cvp_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
                      size_t len)
 {
-    struct cvp_cfg g;
-    cfg_of(c, &g);
-    int wg = (int)dh_pset_num(&c->params, "wg", 256);
-    if (wg < 1 || g.n % wg) {
-        snprintf(why, len, "wg=%d does not divide the %ld pixels of size %s: use a power of two",
-                 wg, g.n, c->size);
-        return -DH_E_CONSTRAINT;
-    }
-    int rg = dh_regroup_check(c, dev, why, len);
-    if (rg)
-        return rg;
-    if (strcmp(c->variant, "gpu_tdr"))
-        return 0;
+    (void)dev;
     const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-    if (!strncmp(alg, "hot", 3)) {
+    if (!strcmp(c->variant, "gpu_tdr") && !strncmp(alg, "hot", 3)) {
         snprintf(why, len, "alg=%s uses HoT on two-path layers, and no layer of cvp has two "
                  "paths (layer 1: %d models, layer 2: %d cases): it is alg=%s here",
                  alg, CVP_NMODEL, CVP_NKEY, strcmp(alg, "hot_dgi") ? "dgi_scan" : "dgi");
         return -DH_E_CONSTRAINT;
     }
-    int scan = !strcmp(alg, "dgi_scan");
-    int vr = scan ? dh_warp_votes_check(c, dev, alg, "dgi", why, len) : 0;
-    if (vr)
-        return vr;
-    int nf = (int)dh_pset_num(&c->params, "nf", 16);
-    int warp = dev && dev->warp_width ? dev->warp_width : 32;
-    uint64_t bytes = tdr_local_bytes(&g, wg, nf > 0 ? nf : 1, warp, scan);
-    if (dev && dev->local_mem_bytes && bytes > dev->local_mem_bytes) {
-        snprintf(why, len, "the remap rounds and the pixel tile need %llu bytes of local "
-                 "memory, the device has %llu: use a smaller wg%s", (unsigned long long)bytes,
-                 (unsigned long long)dev->local_mem_bytes, scan ? "" : " or a larger nf");
-        return -DH_E_CONSTRAINT;
-    }
     return 0;
-}
-
-static uint64_t cvp_bytes(const struct dh_case *c, int rotate)
-{
-    int w, h;
-    size_of(c->size, &w, &h);
-    uint64_t n = (uint64_t)w * (uint64_t)h;
-    uint64_t img = (uint64_t)(w + 2 * CVP_R) * (uint64_t)(h + CVP_R) * 2;
-    uint64_t b = 8 * n + 4 * CVP_PRM_INTS;
-    if (!strcmp(c->variant, "cpu_tdr"))
-        return b + n * CVP_PS * 2;
-    return b + img * (uint64_t)(rotate > 0 ? rotate : 1);
 }
 
 static int cvp_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
@@ -179,279 +141,83 @@ static int cvp_defines(const struct dh_case *c, const struct dh_device_info *dev
     if (o < len) o += (size_t)snprintf(buf + o, len - o, " -D CVP_C_" #name "=%d", v);
     CVP_CONSTANTS(CVP_DEF_)
 #undef CVP_DEF_
-    if (o < len && !strcmp(c->variant, "gpu_tdr")) {
-        const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-        o += (size_t)snprintf(buf + o, len - o, " -D TDR_ALG=%d -D TDR_NF=%d",
-                              !strcmp(alg, "dgi_scan") ? 4 : 2,
-                              (int)dh_pset_num(&c->params, "nf", 16));
-    }
     return o < len ? 0 : -DH_E_INTERNAL;
 }
 
-static void cvp_release(void *st)
+/* the input: a trained tree (prm) and a synthetic image */
+static int cvp_generate(struct dh_khost *h, struct dh_err *err)
 {
-    struct cvp_state *s = st;
-    if (!s)
-        return;
-    free(s->img); free(s->ref_res); free(s->ref_key); free(s->res); free(s->ctx);
-    free(s->hkey); free(s->perm); free(s->tmp); free(s->patch);
-    free(s);
-}
-
-static int cvp_setup(const struct dh_case *c, void **out, struct dh_err *err)
-{
-    struct cvp_state *s = calloc(1, sizeof *s);
-    if (!s)
+    struct cvp_cfg *g = calloc(1, sizeof *g);
+    if (!g)
         return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory");
-    cfg_of(c, &s->cfg);
-    const struct cvp_cfg *g = &s->cfg;
-    size_t n = (size_t)g->n;
-    s->img = malloc((size_t)g->wp * g->hp * sizeof *s->img);
-    s->ref_res = malloc(n * sizeof *s->ref_res);
-    s->ref_key = malloc(n * sizeof *s->ref_key);
-    s->res = malloc(n * sizeof *s->res);
-    s->ctx = malloc(n * sizeof *s->ctx);
-    if (!s->img || !s->ref_res || !s->ref_key || !s->res || !s->ctx
-        || cvp_train(g, s->prm) || cvp_gen_image(g, g->seed, g->wp, g->hp, s->img)) {
-        cvp_release(s);
+    h->priv = g;
+    cfg_of(h->c, g);
+    if (cvp_train(g, h->data[PRM]) || cvp_gen_image(g, g->seed, g->wp, g->hp, h->data[IMG]))
         return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory for %ld "
                           "pixels", g->n);
-    }
+    return 0;
+}
+
+/* the pixel (x, y) = (i % w, i / w) inside the padding */
+static const uint16_t *pixel(const struct dh_khost *h, long i)
+{
+    const struct cvp_cfg *g = h->priv;
+    return (const uint16_t *)h->data[IMG] + (size_t)(i / g->w + CVP_R) * g->wp + i % g->w + CVP_R;
+}
+
+static int cvp_reference(struct dh_khost *h, struct dh_err *err)
+{
+    (void)err;
+    int *res = h->want[RES], *key = h->want[CTX];
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < g->n; i++) {
-        const uint16_t *p = s->img + (size_t)(i / g->w + CVP_R) * g->wp + i % g->w + CVP_R;
-        s->ref_res[i] = cvp_predict(s->prm, p, g->wp, &s->ref_key[i], NULL, NULL);
-    }
-    *out = s;
+    for (long i = 0; i < h->items; i++)
+        res[i] = cvp_predict(h->data[PRM], pixel(h, i), ((struct cvp_cfg *)h->priv)->wp,
+                             &key[i], NULL, NULL);
     return 0;
 }
 
-static int cvp_upload(void *st, struct dh_exec *x, struct dh_err *err)
+/* cpu_tdr regroup=key: the tree walked on the CPU for every pixel (host
+ * time of the variant), its model the key */
+static int cvp_sort_key(const struct dh_khost *h, int *key)
 {
-    struct cvp_state *s = st;
-    const struct cvp_cfg *g = &s->cfg;
-    size_t n = (size_t)g->n, img_bytes = (size_t)g->wp * g->hp * sizeof *s->img;
-    int rc;
-    if ((rc = x->be->alloc(x->dev, sizeof s->prm, &s->bprm, err))
-        || (rc = x->be->copy(s->bprm, s->prm, sizeof s->prm, DH_TO_DEVICE, err))
-        || (rc = x->be->alloc(x->dev, n * 4, &s->bres, err))
-        || (rc = x->be->alloc(x->dev, n * 4, &s->bctx, err)))
-        return rc;
-    if (!strcmp(x->c->variant, "cpu_tdr")) {
-        if (!s->perm) {     /* host buffers of the regrouping, kept for reuse */
-            s->hkey = malloc(n * sizeof *s->hkey);
-            s->perm = malloc(n * sizeof *s->perm);
-            s->tmp = malloc(n * sizeof *s->tmp);
-            s->patch = malloc(n * CVP_PS * sizeof *s->patch);
-            if (!s->hkey || !s->perm || !s->tmp || !s->patch)
-                return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory "
-                                  "for the patches of %zu pixels", n);
-        }
-        return x->be->alloc(x->dev, n * CVP_PS * sizeof *s->patch, &s->bpatch, err);
-    }
-    s->rot = x->rotate > 0 ? x->rotate : 1;
-    s->bimg = calloc((size_t)s->rot, sizeof *s->bimg);
-    if (!s->bimg)
-        return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
-    for (int r = 0; r < s->rot; r++)
-        if ((rc = x->be->alloc(x->dev, img_bytes, &s->bimg[r], err))
-            || (rc = x->be->copy(s->bimg[r], s->img, img_bytes, DH_TO_DEVICE, err)))
-            return rc;
-    return 0;
-}
-
-
-/* cpu_tdr's host work before the launch (regroup=key): the tree on the
- * CPU for every pixel, a stable counting sort by model into s->perm (slot
- * j -> pixel). Single-threaded, like micro/branch. */
-static void regroup_by_key(struct cvp_state *s)
-{
-    const struct cvp_cfg *g = &s->cfg;
-    long start[CVP_NMODEL] = {0}, cnt[CVP_NMODEL] = {0};
-    for (long i = 0; i < g->n; i++) {
-        const uint16_t *p = s->img + (size_t)(i / g->w + CVP_R) * g->wp + i % g->w + CVP_R;
+    const struct cvp_cfg *g = h->priv;
+    for (long i = 0; i < h->items; i++) {
         int f[CVP_NFEAT];
-        cvp_features(p, g->wp, f);
-        s->hkey[i] = cvp_walk(s->prm, f, NULL);
-        cnt[s->hkey[i]]++;
+        cvp_features(pixel(h, i), g->wp, f);
+        key[i] = cvp_walk(h->data[PRM], f, NULL);
     }
-    for (int k = 1; k < CVP_NMODEL; k++)
-        start[k] = start[k - 1] + cnt[k - 1];
-    for (long i = 0; i < g->n; i++)
-        s->perm[start[s->hkey[i]]++] = (int)i;
+    return CVP_NMODEL;
 }
 
-static void by_key(void *s)
+/* cpu_tdr: each pixel's causal window copied into a patch, in the order
+ * of perm */
+static void gather_patches(const struct dh_khost *h, const int *perm, void *dst)
 {
-    regroup_by_key(s);
-}
-
-/* ... then, whichever regrouping filled s->perm, the causal windows moved
- * into patches in that order */
-static void fill_patches(struct cvp_state *s)
-{
-    const struct cvp_cfg *g = &s->cfg;
-    for (long j = 0; j < g->n; j++) {
-        long i = s->perm[j];
-        const uint16_t *src = s->img + (size_t)(i / g->w) * g->wp + i % g->w;  /* (-R, -R) */
-        uint16_t *dst = s->patch + (size_t)j * CVP_PS;
+    const struct cvp_cfg *g = h->priv;
+    for (long j = 0; j < h->items; j++) {
+        long i = perm ? perm[j] : j;
+        const uint16_t *src = pixel(h, i) - (size_t)CVP_R * g->wp - CVP_R;   /* (-R, -R) */
+        uint16_t *d = (uint16_t *)dst + (size_t)j * CVP_PS;
         for (int r = 0; r < CVP_PH; r++)
-            memcpy(dst + r * CVP_PW, src + (size_t)r * g->wp, CVP_PW * sizeof *dst);
+            memcpy(d + r * CVP_PW, src + (size_t)r * g->wp, CVP_PW * sizeof *d);
     }
 }
 
-static void put_back(const struct cvp_state *s, const int *sorted, int *out)
+/* The ceiling: layer 1 keyed by model, layer 2 by case, each with its
+ * paths' costs. */
+static int cvp_branch(const struct dh_khost *h, long layer, int *key, const double **cost)
 {
-    for (long j = 0; j < s->cfg.n; j++)
-        out[s->perm[j]] = sorted[j];
-}
-
-static int cvp_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp,
-                   struct dh_err *err)
-{
-    struct cvp_state *s = st;
-    const char *v = x->c->variant;
-    size_t n = (size_t)s->cfg.n;
-    int rc;
-    int dlt = !strcmp(v, "cpu_tdr");
-    struct dh_buffer *in = dlt ? s->bpatch : s->bimg[(rep < 0 ? -rep : rep) % s->rot];
-    struct dh_arg args[5] = {
-        {.kind = DH_ARG_BUFFER, .v.buf = in},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bprm},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bres},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bctx},
-        {.kind = DH_ARG_I32, .v.i32 = dlt},
-    };
-    struct dh_launch l = {.kernel = "cvp_baseline", .global = n,
-                          .local = (size_t)dh_pset_num(&x->c->params, "wg", 256),
-                          .n_args = 5, .args = args};
-    memset(smp, 0, sizeof *smp);
-    if (dlt) {
-        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
-            return rc;
-        double t0 = dh_now_ms();
-        fill_patches(s);
-        smp->host_ms += dh_now_ms() - t0;
-        t0 = dh_now_ms();
-        if ((rc = x->be->copy(s->bpatch, s->patch, n * CVP_PS * sizeof *s->patch,
-                              DH_TO_DEVICE, err)))
-            return rc;
-        smp->xfer_ms = dh_now_ms() - t0;   /* 45 pixels a pixel: beyond any upload */
-    } else if (!strcmp(v, "gpu_tdr")) {
-        l.kernel = "cvp_gpu_tdr";
-        l.n_args = 4;
-    } else if (!strcmp(v, "melded")) {
-        l.kernel = "cvp_melded";
-        l.n_args = 4;
-    }
-    if ((rc = dh_exec_launch(x, &l, &smp->kernel_ms, err)))
-        return rc;
-    if (dlt) {
-        /* results come in the regrouped order; the download every variant
-         * pays, putting them back is this variant's host work */
-        if ((rc = x->be->copy(s->bres, s->res, n * 4, DH_TO_HOST, err))
-            || (rc = x->be->copy(s->bctx, s->ctx, n * 4, DH_TO_HOST, err)))
-            return rc;
-        double t0 = dh_now_ms();
-        put_back(s, s->res, s->tmp);
-        put_back(s, s->ctx, s->hkey);
-        smp->host_ms += dh_now_ms() - t0;
-    }
-    return 0;
-}
-
-static int cvp_poison(void *st, struct dh_exec *x, struct dh_err *err)
-{
-    struct cvp_state *s = st;
-    size_t n = (size_t)s->cfg.n;
-    for (size_t i = 0; i < n; i++)
-        s->res[i] = s->ctx[i] = 0x7eadbeef;
-    int rc = x->be->copy(s->bres, s->res, n * 4, DH_TO_DEVICE, err);
-    return rc ? rc : x->be->copy(s->bctx, s->ctx, n * 4, DH_TO_DEVICE, err);
-}
-
-static void note(struct dh_verify *vf, long index, double got, double want)
-{
-    if (vf->n_first < DH_MAX_MISMATCH) {
-        vf->first[vf->n_first].index = index;
-        vf->first[vf->n_first].got = got;
-        vf->first[vf->n_first].want = want;
-        vf->n_first++;
-    }
-    vf->mismatches++;
-    double e = got > want ? got - want : want - got;
-    if (e > vf->max_abs_err)
-        vf->max_abs_err = e;
-}
-
-/* Exact comparison: residuals are indices 0..n-1, contexts n..2n-1. */
-static int cvp_verify(void *st, struct dh_exec *x, struct dh_verify *vf, struct dh_err *err)
-{
-    struct cvp_state *s = st;
-    long n = s->cfg.n;
-    int rc;
-    if ((rc = x->be->copy(s->bres, s->res, (size_t)n * 4, DH_TO_HOST, err))
-        || (rc = x->be->copy(s->bctx, s->ctx, (size_t)n * 4, DH_TO_HOST, err)))
-        return rc;
-    const int *res = s->res, *ctx = s->ctx;
-    if (!strcmp(x->c->variant, "cpu_tdr")) {
-        /* the device holds the regrouped order of the last run */
-        put_back(s, s->res, s->tmp);
-        put_back(s, s->ctx, s->hkey);
-        res = s->tmp;
-        ctx = s->hkey;
-    }
-    memset(vf, 0, sizeof *vf);
-    for (long i = 0; i < n; i++)
-        if (res[i] != s->ref_res[i])
-            note(vf, i, res[i], s->ref_res[i]);
-    for (long i = 0; i < n; i++)
-        if (ctx[i] != s->ref_key[i])
-            note(vf, n + i, ctx[i], s->ref_key[i]);
-    vf->checked = 2 * n;
-    return 0;
-}
-
-/* Layer 1 keyed by model, layer 2 by key, each with its paths' costs. */
-static double cvp_ceiling(void *st, const struct dh_case *c, int warp)
-{
-    struct cvp_state *s = st;
-    if (strcmp(c->variant, "gpu_tdr"))
+    const int *ctx = h->want[CTX];
+    if (layer > 1)
         return 0;
-    long n = s->cfg.n;
-    int wg = (int)dh_pset_num(&c->params, "wg", 256);
-    int *model = malloc((size_t)n * sizeof *model);
-    if (!model)
-        return 0;
-    for (long i = 0; i < n; i++) {
+    for (long i = 0; i < h->items; i++) {
         int m = 0;
-        while (s->ref_key[i] >= cvp_key_base[m + 1])
+        while (layer == 0 && ctx[i] >= cvp_key_base[m + 1])
             m++;
-        model[i] = m;
+        key[i] = layer == 0 ? m : ctx[i];
     }
-    double co = 0, cs = 0;
-    dh_ceiling_layer_w(model, n, wg, warp, CVP_NMODEL, cvp_cost_model, &co, &cs);
-    dh_ceiling_layer_w(s->ref_key, n, wg, warp, CVP_NKEY, cvp_cost_key, &co, &cs);
-    free(model);
-    return cs > 0 ? co / cs : 0;
-}
-
-static void cvp_teardown(void *st, struct dh_exec *x)
-{
-    struct cvp_state *s = st;
-    if (x) {
-        for (int r = 0; r < s->rot; r++)
-            if (s->bimg && s->bimg[r])
-                x->be->free_buffer(s->bimg[r]);
-        if (s->bprm) x->be->free_buffer(s->bprm);
-        if (s->bres) x->be->free_buffer(s->bres);
-        if (s->bctx) x->be->free_buffer(s->bctx);
-        if (s->bpatch) x->be->free_buffer(s->bpatch);
-    }
-    free(s->bimg);
-    s->bimg = NULL;
-    s->bprm = s->bres = s->bctx = s->bpatch = NULL;
-    s->rot = 0;
+    *cost = layer == 0 ? cvp_cost_model : cvp_cost_key;
+    return layer == 0 ? CVP_NMODEL : CVP_NKEY;
 }
 
 /* Blocks marked in cvp.k, in id order (CVP_BB_*): operations of one
@@ -512,11 +278,22 @@ static const struct dh_bb_def blocks[] = {
     {"texture_nlm", {.alu = 364, .mul = 24, .div = 1, .ldg = 24, .br = 2}},
 };
 
-/* one work-item per predicted pixel */
-static long cvp_items(void *st)
-{
-    return ((struct cvp_state *)st)->cfg.n;
-}
+static const struct dh_kit kit = {
+    .sizes = {"w=256 h=256", "w=2048 h=2048", "w=8192 h=4096"},
+    .items = "w * h",
+    .noun = "pixels",
+    .bufs = bufs,
+    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
+    .entries = entries,
+    .generate = cvp_generate,
+    .reference = cvp_reference,
+    .free_priv = free,
+    .sort_key = cvp_sort_key,
+    .branch = cvp_branch,
+    .check = cvp_check,
+    .local_bytes = cvp_local,
+    .defines = cvp_defines,
+};
 
 const struct dh_bench dh_bench_frontier_cvp = {
     .suite = "frontier",
@@ -527,19 +304,9 @@ const struct dh_bench dh_bench_frontier_cvp = {
     .params = params,
     .variants = "baseline,cpu_tdr,gpu_tdr,melded",
     .sweep = sweep,
-    .check = cvp_check,
-    .device_bytes = cvp_bytes,
-    .defines = cvp_defines,
-    .setup = cvp_setup,
-    .upload = cvp_upload,
-    .run = cvp_run,
-    .poison = cvp_poison,
-    .verify = cvp_verify,
-    .ceiling = cvp_ceiling,
-    .teardown = cvp_teardown,
-    .release = cvp_release,
     .blocks = blocks,
     .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
     .bound = "compute",
-    .items = cvp_items,
+    .kit = &kit,
+    DH_KIT_OPS,
 };
