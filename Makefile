@@ -43,7 +43,8 @@ endif
 
 KERNELS := $(wildcard suites/*/*/*.k)
 EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/tdr.h \
-              dh_xsd_results=results/divharness-1.xsd dh_xsd_descriptor=tuning/descriptor-1.xsd \
+              dh_xsd_results=results/divharness-1.xsd dh_xsd_descriptor1=suites/lib/descriptor-1.xsd \
+              dh_xsd_descriptor2=suites/lib/descriptor-2.xsd \
               $(foreach k,$(KERNELS),dh_src_$(word 2,$(subst /, ,$(k)))_$(word 3,$(subst /, ,$(k)))=$(k))
 
 OBJDIR := $(BUILD)/obj
@@ -79,7 +80,7 @@ $(BUILD)/tools/embed: tools/embed.c
 	$(Q)$(CC) -O1 -o $@ $<
 
 $(BUILD)/embed.c: $(BUILD)/tools/embed suites/lib/dialect.h suites/lib/tdr.h \
-                  results/divharness-1.xsd tuning/descriptor-1.xsd $(KERNELS) Makefile
+                  results/divharness-1.xsd suites/lib/descriptor-1.xsd suites/lib/descriptor-2.xsd $(KERNELS) Makefile
 	@echo "  EMBED $@"
 	$(Q)$(BUILD)/tools/embed $@ $(EMBED_ARGS)
 

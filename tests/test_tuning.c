@@ -4,7 +4,7 @@
 #include "testutil.h"
 #include "../harness/run/plan.h"
 #include "../tuning/tuning.h"
-#include "../tuning/userkernel.h"
+#include "../suites/lib/descriptor.h"
 
 static void micro_case(struct dh_case *c, const char *variant, const char *alg)
 {

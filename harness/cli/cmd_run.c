@@ -15,6 +15,7 @@
 #include "../../tuning/tuning.h"
 #include "../stats/derive.h"
 #include "../report/report.h"
+#include "../../suites/lib/descriptor.h"
 #include "../../suites/suite.h"
 #include "../stats/stats.h"
 
@@ -22,7 +23,10 @@ static void run_usage(FILE *f)
 {
     fprintf(f,
         "usage: harness run --suite S [options]\n"
+        "       harness run --descriptor FILE.xml [options]\n"
         "  --suite S              suite to run (%s)\n"
+        "  --descriptor FILE.xml  your own kernel, declared (README \"Your own kernel\";\n"
+        "                         example: tuning/examples/branch_sum.xml)\n"
         "  --bench B[,B...]       benchmarks of the suite (default: all)\n"
         "  --variant V[,V...]|all baseline, cpu_tdr, gpu_tdr, melded (default: all)\n"
         "  --backend B[,B...]|all %s (default: opencl)\n"
@@ -190,7 +194,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
                                .timeout_s = 300, .profile = -1, .model = 1};
-    const char *out = NULL, *dump = NULL;
+    const char *out = NULL, *dump = NULL, *descriptor = NULL;
     int isolate = 1;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
@@ -213,6 +217,9 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         } else if (!strcmp(a, "--suite")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             sel.suite = v;
+        } else if (!strcmp(a, "--descriptor")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            descriptor = v;
         } else if (!strcmp(a, "--bench")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             sel.benches = v;
@@ -303,14 +310,27 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         }
 #undef VAL
     }
+    struct dh_err e = {0};
+    if (descriptor) {
+        if (sel.suite || sel.benches) {
+            fprintf(stderr, "harness run: --descriptor runs one kernel of yours: leave out "
+                    "--suite and --bench\n");
+            return DH_EXIT_USAGE;
+        }
+        int lr = dh_ukernel_load(descriptor, NULL, &sel.bench, &e);
+        if (lr) {
+            fprintf(stderr, "harness run: %s\n", e.msg);
+            return DH_EXIT_USAGE;
+        }
+        sel.suite = "user";
+    }
     if (!sel.suite) {
         fprintf(stderr, "harness run: --suite is required: choose one of %s\n", dh_suite_names());
         return DH_EXIT_USAGE;
     }
 
-    struct dh_err e = {0};
     /* cheap checks first: a usage error must not wait for device probing */
-    if (!dh_suite_exists(sel.suite)) {
+    if (!sel.bench && !dh_suite_exists(sel.suite)) {
         fprintf(stderr, "harness run: unknown suite '%s': choose one of %s\n", sel.suite,
                 dh_suite_names());
         return DH_EXIT_USAGE;

@@ -1,5 +1,5 @@
 /* cmd_tune.c — `harness tune --descriptor FILE.xml`: tune a user's own
- * kernel (tuning/userkernel.h) on a device, every configuration checked
+ * kernel (suites/lib/descriptor.h) on a device, every configuration checked
  * against the reference run on the CPU device, then time the best one and
  * write results like `harness run`. */
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "../../results/xml.h"
 #include "../../tuning/tuning.h"
-#include "../../tuning/userkernel.h"
+#include "../../suites/lib/descriptor.h"
 #include "cli.h"
 #include "../stats/derive.h"
 

@@ -222,7 +222,7 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
 {
     struct growing g = {0};
     const char *all_variants = "baseline,cpu_tdr,gpu_tdr,melded";
-    if (!sel->suite || !dh_suite_exists(sel->suite))
+    if (!sel->bench && (!sel->suite || !dh_suite_exists(sel->suite)))
         return dh_err_set(err, DH_E_USAGE, "unknown suite '%s': choose one of %s",
                           sel->suite ? sel->suite : "", dh_suite_names());
     if (!dh_size_valid(sel->size))
@@ -232,9 +232,13 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
     const struct dh_bench *benches[64];
     int nb = 0;
     char item[64];
-    if (sel->benches && *sel->benches) {
+    if (sel->bench) {
+        benches[nb++] = sel->bench;
+    } else if (sel->benches && *sel->benches) {
         for (const char *p = next_item(sel->benches, item, sizeof item); p;
              p = next_item(p, item, sizeof item)) {
+            if (nb == 64)
+                return dh_err_set(err, DH_E_USAGE, "--bench names more than 64 benchmarks");
             const struct dh_bench *b = dh_bench_find(sel->suite, item);
             if (!b) {
                 char names[512] = "";

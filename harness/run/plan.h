@@ -15,6 +15,7 @@
 struct dh_selection {
     const char *suite;
     const char *benches;        /* comma list or NULL = all of the suite */
+    const struct dh_bench *bench; /* set: this benchmark only (a descriptor's) */
     const char *variants;       /* comma list, "all" or NULL = all */
     const char *backends;       /* comma list, "all" or NULL = default */
     int device;                 /* -1 = first of each backend */

@@ -31,6 +31,8 @@
 #define DH_LANG_CUDA 1
 #elif defined(__OPENCL_VERSION__)
 #define DH_LANG_OPENCL 1
+#elif defined(DH_HOST_C)
+#define DH_LANG_HOST 1
 #else
 #error "unknown kernel language"
 #endif
@@ -51,6 +53,30 @@
 #define dh_fabs(a) fabs(a)
 #define dh_fmin(a, b) fmin((a), (b))
 #define dh_fmax(a, b) fmax((a), (b))
+#elif defined(DH_LANG_HOST)
+/* Plain C on the host, for a descriptor's reference entry (suites/lib/
+ * hostref.c): the harness calls the entry once per item, in order, with
+ * the ids set. Work-group memory and barriers have no meaning there: a
+ * reference that uses them fails to link, naming them. */
+#include <math.h>
+static long dh__host_gid, dh__host_lid, dh__host_grp;
+void dh__a_host_reference_cannot_use_barriers(void);
+int dh__a_host_reference_cannot_use_local_atomics(void);
+#define DH_KERNEL
+#define DH_DEVICE static inline
+#define DH_GLOBAL
+#define DH_CONST const
+#define DH_LOCAL static
+#define DH_LOCAL_PTR
+#define dh_gid() ((int)dh__host_gid)
+#define dh_lid() ((int)dh__host_lid)
+#define dh_grp() ((int)dh__host_grp)
+#define dh_barrier() dh__a_host_reference_cannot_use_barriers()
+#define dh_atomic_add_local(p, v) dh__a_host_reference_cannot_use_local_atomics()
+#define dh_fma(a, b, c) fmaf((a), (b), (c))
+#define dh_fabs(a) fabsf(a)
+#define dh_fmin(a, b) fminf((a), (b))
+#define dh_fmax(a, b) fmaxf((a), (b))
 #else /* CUDA and HIP share one spelling */
 #define DH_KERNEL extern "C" __global__ __launch_bounds__(DH_WG)
 #define DH_DEVICE static __device__ __forceinline__

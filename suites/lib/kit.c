@@ -485,6 +485,13 @@ static int arg_of(struct dh_krun *r, const char *tok, struct dh_arg *a, struct d
         a->v.buf = kc->perm_buf;
         return 0;
     }
+    char *end;
+    double f = strchr(tok, '.') ? strtod(tok, &end) : 0;
+    if (strchr(tok, '.') && !*end) {          /* a float literal: 0.5 */
+        a->kind = DH_ARG_F32;
+        a->v.f32 = (float)f;
+        return 0;
+    }
     long v;
     char why[256];
     if (dh_expr_eval(tok, &h->vars, r->x->info ? r->x->info->warp_width : 32, 1024,

@@ -69,8 +69,9 @@ struct dh_kbuf {
 /* A kernel entry point of a variant. variant: "baseline", "cpu_tdr" (dlt),
  * "cpu_tdr/rr" (rr: the permutation as an index buffer), "gpu_tdr",
  * "melded"; a variant with no entry is absent. args: space-separated
- * tokens, each a buffer's name, `perm` (rr's index buffer), or an integer
- * expression (a 32-bit argument), e.g. "x key y perm" or "in items pol". */
+ * tokens, each a buffer's name, `perm` (rr's index buffer), a float
+ * literal with a point (0.5) or an integer expression (a 32-bit argument),
+ * e.g. "x key y perm" or "in items pol". */
 struct dh_kentry {
     const char *variant;
     const char *entry;
