@@ -707,6 +707,19 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
             memcpy(uk.sizes[s], uk.sizes[first], sizeof uk.sizes[s]);
         uk.kit.sizes[s] = uk.sizes[s];
     }
+    /* items and every count, at every size: an error now, not per case */
+    for (int s = 0; s < 3; s++) {
+        static const char *const sz[] = {"small", "medium", "large"};
+        struct dh_case c = {.bench = &uk.bench};
+        snprintf(c.size, sizeof c.size, "%s", sz[s]);
+        uk.bench.kit = &uk.kit;
+        uk.kit.items = uk.items;
+        struct dh_pset vars;
+        long items, count[DH_KIT_MAXBUF];
+        char why[512];
+        if (dh_kit_dims(&uk.kit, &c, &vars, &items, count, why, sizeof why))
+            return dh_err_set(err, DH_E_DATA, "%s (size %s): %s", path, sz[s], why);
+    }
     for (int b = 0; b < uk.n_buf; b++) {
         if (uk.bufs[b].tol < 0)
             uk.bufs[b].tol = tolerance;

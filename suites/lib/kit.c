@@ -102,9 +102,7 @@ static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_
     return NULL;
 }
 
-/* The size's names, the workload parameters and items; every buffer's
- * count. 0, or -DH_E_DATA with why. */
-static int dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
+int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
                 long *items, long *count, char *why, size_t len)
 {
     int si = !strcmp(c->size, "small") ? 0 : !strcmp(c->size, "medium") ? 1 : 2;
@@ -167,7 +165,7 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
     const struct dh_kit *k = kit_of(c);
     struct dh_pset vars;
     long items, count[DH_KIT_MAXBUF];
-    if (dims(k, c, &vars, &items, count, why, len))
+    if (dh_kit_dims(k, c, &vars, &items, count, why, len))
         return -DH_E_CONSTRAINT;
     if (!entry_of(k, c)) {
         snprintf(why, len, "%s has no kernel entry for %s%s", c->bench_name, c->variant,
@@ -222,7 +220,7 @@ uint64_t dh_kit_bytes(const struct dh_case *c, int rotate)
     struct dh_pset vars;
     long items, count[DH_KIT_MAXBUF];
     char why[256];
-    if (dims(k, c, &vars, &items, count, why, sizeof why))
+    if (dh_kit_dims(k, c, &vars, &items, count, why, sizeof why))
         return 0;
     uint64_t total = is_rr(c) ? (uint64_t)items * 4 : 0;
     for (int b = 0; b < k->n_bufs; b++) {
@@ -265,7 +263,7 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
     h->kit = k;
     h->c = c;
     char why[512];
-    if (dims(k, c, &h->vars, &h->items, h->count, why, sizeof why)) {
+    if (dh_kit_dims(k, c, &h->vars, &h->items, h->count, why, sizeof why)) {
         free(h);
         return dh_err_set(err, DH_E_DATA, "%s/%s: %s", c->suite, c->bench_name, why);
     }

@@ -191,6 +191,11 @@ int dh_kit_alg_code(const char *alg);
 int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, double *ms,
                   struct dh_err *err);
 
+/* The size's names, the workload parameters and items (vars), items and
+ * every buffer's count for case c. 0, or -DH_E_DATA with why. */
+int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
+                long *items, long *count, char *why, size_t len);
+
 /* The buffer named `name` of the benchmark (-1: none). */
 int dh_kit_buf_index(const struct dh_kit *k, const char *name);
 /* Bytes of one element. */

@@ -1,0 +1,369 @@
+/* test_kit.c — the declared-benchmark model (suites/lib/kit.h) and users'
+ * descriptors (suites/lib/descriptor.h): derived buffers, dlt and rr,
+ * poison, a host-compiled reference without OpenCL, bad descriptors. */
+#include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/run/runner.h"
+#include "../suites/lib/descriptor.h"
+#include "../suites/lib/kit.h"
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* ---- a small declared benchmark: y[i] = a[i] * 2 + b[k*n+i] (two columns) ---- */
+static const char test_src[] =
+    "DH_KERNEL void t_base(DH_CONST float *a, DH_CONST int *b, DH_GLOBAL float *y, int n)\n"
+    "{ int i = dh_gid(); y[i] = a[i] * 2.0f + (float)(b[i] - b[n + i]); }\n"
+    "DH_KERNEL void t_rr(DH_CONST float *a, DH_CONST int *b, DH_GLOBAL float *y, int n,\n"
+    "                    DH_CONST int *perm)\n"
+    "{ int i = perm[dh_gid()]; y[i] = a[i] * 2.0f + (float)(b[i] - b[n + i]); }\n"
+    "DH_KERNEL void t_lazy(DH_CONST float *a, DH_CONST int *b, DH_GLOBAL float *y, int n)\n"
+    "{ int i = dh_gid(); if (i % 7 != 3) y[i] = a[i] * 2.0f + (float)(b[i] - b[n + i]); }\n";
+
+enum { A, B, Y };
+static const struct dh_kbuf tbufs[] = {
+    [A] = {"a", DH_T_F32, DH_IN, "n", DH_KB_ITEM | DH_KB_ROTATE},
+    [B] = {"b", DH_T_I32, DH_IN, "2 * n", DH_KB_ITEM},
+    [Y] = {"y", DH_T_F32, DH_OUT, "n", DH_KB_ITEM},
+};
+static const struct dh_kentry tentries[] = {
+    {"baseline", "t_base", "a b y n"},
+    {"cpu_tdr", "t_base", "a b y n"},
+    {"cpu_tdr/rr", "t_rr", "a b y n perm"},
+    {"melded", "t_lazy", "a b y n"},        /* wrong on purpose: leaves outputs */
+    {0},
+};
+
+static int t_generate(struct dh_khost *h, struct dh_err *err)
+{
+    (void)err;
+    float *a = h->data[A];
+    int *b = h->data[B];
+    for (long i = 0; i < h->items; i++) {
+        a[i] = (float)(i % 13) * 0.25f;
+        b[i] = (int)((i * 7919) % 5);
+        b[h->items + i] = (int)(i % 3);
+    }
+    return 0;
+}
+
+static int t_reference(struct dh_khost *h, struct dh_err *err)
+{
+    (void)err;
+    const float *a = h->data[A];
+    const int *b = h->data[B];
+    float *y = h->want[Y];
+    for (long i = 0; i < h->items; i++)
+        y[i] = a[i] * 2.0f + (float)(b[i] - b[h->items + i]);
+    return 0;
+}
+
+static int t_sort_key(const struct dh_khost *h, int *key)
+{
+    const int *b = h->data[B];
+    for (long i = 0; i < h->items; i++)
+        key[i] = b[i];
+    return 5;
+}
+
+static const struct dh_param_def tparams[] = {
+    DH_KIT_MECH("enum:dlt,rr", "mechanism"),
+    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "by key"},
+    DH_KIT_WG,
+    {0},
+};
+
+static const struct dh_kit tkit = {
+    .sizes = {"n=4096", "n=4096", "n=4096"},
+    .items = "n",
+    .bufs = tbufs,
+    .n_bufs = 3,
+    .entries = tentries,
+    .generate = t_generate,
+    .reference = t_reference,
+    .sort_key = t_sort_key,
+};
+
+static const struct dh_bench tbench = {
+    .suite = "test", .name = "kit", .summary = "test", .source = test_src, .params = tparams,
+    .variants = "baseline,cpu_tdr,melded", .kit = &tkit, DH_KIT_OPS,
+};
+
+static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
+                  const char *mech)
+{
+    memset(c, 0, sizeof *c);
+    c->bench = b;
+    snprintf(c->suite, sizeof c->suite, "%s", b->suite);
+    snprintf(c->bench_name, sizeof c->bench_name, "%s", b->name);
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "opencl");
+    snprintf(c->size, sizeof c->size, "small");
+    c->reps = 3;
+    c->warmup = 1;
+    c->timeout_s = 120;
+    dh_pset_put(&c->params, "wg", "64", 64, DH_P_TUNABLE);
+    if (mech) {
+        dh_pset_put(&c->params, "mech", mech, 0, DH_P_CHOICE);
+        dh_pset_put(&c->params, "regroup", "key", 0, DH_P_CHOICE);
+    }
+    dh_case_identity(c);
+}
+
+/* derived parts without a device: counts, memory, constraints, defines */
+static void derived(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    kcase(&c, &tbench, "cpu_tdr", "rr");
+    /* a: 3 rotated copies; b, y once; rr's index array */
+    assert_int_equal(dh_kit_bytes(&c, 3), 3 * 4096 * 4 + 2 * 4096 * 4 + 4096 * 4 + 4096 * 4);
+    kcase(&c, &tbench, "baseline", NULL);
+    assert_int_equal(dh_kit_bytes(&c, 1), 4096 * 4 + 2 * 4096 * 4 + 4096 * 4);
+    char why[256];
+    assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), 0);
+    dh_pset_put(&c.params, "wg", "96", 96, DH_P_TUNABLE);
+    assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "does not divide"));
+    kcase(&c, &tbench, "gpu_tdr", NULL);       /* no entry: absent, said so */
+    assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "no kernel entry for gpu_tdr"));
+    assert_int_equal(dh_kit_alg_code("dgi_scan"), 4);
+    assert_int_equal(dh_kit_alg_code("hot_warp_scan"), 6);
+    assert_int_equal(dh_kit_alg_code("nonsense"), 0);
+    /* host data: generated and referenced per declared count */
+    void *state = NULL;
+    struct dh_err e = {0};
+    kcase(&c, &tbench, "baseline", NULL);
+    assert_int_equal(dh_kit_setup(&c, &state, &e), 0);
+    struct dh_khost *h = state;
+    assert_int_equal(h->items, 4096);
+    assert_int_equal(h->count[B], 8192);
+    assert_null(h->data[Y]);
+    assert_non_null(h->want[Y]);
+    dh_kit_release(state);
+}
+
+/* every variant through the worker on the CPU device: dlt moves both
+ * columns of b and puts y back, rr passes perm, poison catches a kernel
+ * that leaves outputs unwritten */
+static void on_device(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_runner_opts ro = {.isolate = 0};
+    struct dh_session *s = dh_session_open(&ro);
+    static struct dh_result r;
+    struct dh_case c;
+    const char *const v[][2] = {{"baseline", NULL}, {"cpu_tdr", "dlt"}, {"cpu_tdr", "rr"}};
+    for (int k = 0; k < 3; k++) {
+        kcase(&c, &tbench, v[k][0], v[k][1]);
+        assert_int_equal(dh_session_run(s, &c, &r), 0);
+        if (r.status)
+            fprintf(stderr, "%s %s: %s\n", v[k][0], v[k][1] ? v[k][1] : "", r.message);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(r.verify.checked, 4096);
+        assert_int_equal(r.rotate, 3);
+        if (k)
+            assert_true(r.host_ms[0] >= 0);
+    }
+    kcase(&c, &tbench, "melded", NULL);
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    assert_int_equal(r.status, DH_E_WRONG);
+    assert_int_equal(r.verify.mismatches, (4095 - 3) / 7 + 1);   /* items 3, 10, ...: NaN */
+    assert_true(isnan(r.verify.first[0].got));
+    dh_session_close(s);
+}
+
+/* a descriptor's reference compiled for the host: no OpenCL at all */
+static void host_reference(void **st)
+{
+    (void)st;
+    const struct dh_bench *b;
+    struct dh_err e = {0};
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e), 0);
+    assert_string_equal(b->variants, "baseline,cpu_tdr,melded");
+    struct dh_case c;
+    kcase(&c, b, "baseline", NULL);
+    void *state = NULL;
+    int rc = dh_kit_setup(&c, &state, &e);
+    if (rc)
+        fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    struct dh_khost *h = state;
+    const float *x = h->data[0], *y = h->want[2];
+    const int *mode = h->data[1];
+    long n = h->items;
+    for (long i = 0; i < n; i += 997) {          /* the plain-C rule, independently */
+        float s = 0.0f;
+        int m = mode[i] % 3;
+        if (m == 0)
+            for (int k = 0; k < 64; k++) s = s + x[(i + k) % n];
+        else if (m == 1)
+            for (int k = 0; k < 32; k++) s = s - x[(i + k) % n];
+        else
+            s = x[i] * 2.0f;
+        assert_float_equal(y[i], s, 1e-6);
+    }
+    /* the branch keys: mode % 3, three paths */
+    int *key = malloc((size_t)n * sizeof *key);
+    const double *cost = NULL;
+    assert_int_equal(h->kit->branch(h, 0, key, &cost), 3);
+    for (long i = 0; i < n; i += 101)
+        assert_int_equal(key[i], mode[i] % 3);
+    assert_int_equal(h->kit->branch(h, 1, key, &cost), 0);
+    free(key);
+    dh_kit_release(state);
+    /* the version-1 example is still read, its reference now on the host too */
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum-v1.xml", NULL, &b, &e), 0);
+    assert_string_equal(b->variants, "baseline");
+    kcase(&c, b, "baseline", NULL);
+    assert_int_equal(dh_kit_setup(&c, &state, &e), 0);
+    dh_kit_release(state);
+}
+
+/* A machine without OpenCL (the loader finds no platform): the host
+ * reference still runs; a device reference says which and how to fix it.
+ * In a child process: the OpenCL loader reads OCL_ICD_VENDORS once. */
+static int without_opencl(void)
+{
+    setenv("OCL_ICD_VENDORS", "/nonexistent-dh-test", 1);
+    const struct dh_bench *b;
+    struct dh_err e = {0};
+    struct dh_case c;
+    void *state = NULL;
+    if (dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e))
+        return 1;
+    kcase(&c, b, "baseline", NULL);
+    if (dh_kit_setup(&c, &state, &e)) {
+        fprintf(stderr, "host reference without OpenCL: %s\n", e.msg);
+        return 2;
+    }
+    dh_kit_release(state);
+    char cwd[1024], text[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return 3;
+    snprintf(text, sizeof text,
+             "<divharness-kernel version=\"2\">\n"
+             "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
+             "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+             "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
+             "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+             "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
+             "<reference entry=\"branch_sum_ref\" on=\"device\"/>\n"
+             "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+             "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
+             "</divharness-kernel>\n", cwd);
+    write_text("/tmp/dh-kit-dev.xml", text);
+    if (dh_ukernel_load("/tmp/dh-kit-dev.xml", NULL, &b, &e))
+        return 4;
+    kcase(&c, b, "baseline", NULL);
+    int rc = dh_kit_setup(&c, &state, &e);
+    if (rc != -DH_E_UNAVAILABLE || !strstr(e.msg, "pocl-opencl-icd") || !strstr(e.msg, "on=\"host\"")) {
+        fprintf(stderr, "device reference without OpenCL: %d %s\n", rc, e.msg);
+        return 5;
+    }
+    return 0;
+}
+
+static void no_opencl(void **st)
+{
+    (void)st;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(without_opencl());
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* each class of bad descriptor: a clear message and the right code */
+static void bad_descriptors(void **st)
+{
+    (void)st;
+    const struct dh_bench *b;
+    struct dh_err e = {0};
+    assert_int_equal(dh_ukernel_load("/tmp/dh-no-such.xml", NULL, &b, &e), -DH_E_IO);
+    assert_non_null(strstr(e.msg, "cannot read descriptor"));
+    static const struct { const char *buf, *entry, *want; } cases[] = {
+        /* a bad expression */
+        {"<buffer name=\"y\" type=\"float\" count=\"n +\" role=\"out\"/>", "y", "count"},
+        /* zero and enormous counts */
+        {"<buffer name=\"y\" type=\"float\" count=\"n - n\" role=\"out\"/>", "y", "must be 1"},
+        {"<buffer name=\"y\" type=\"float\" count=\"n * 1000000000000\" role=\"out\"/>", "y",
+         "must be 1"},
+        {"<buffer name=\"y\" type=\"float\" count=\"9223372036854775807 * 2\" role=\"out\"/>", "y",
+         "overflow"},
+        /* an unknown buffer in the arguments */
+        {"<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\"/>", "nosuch", "nosuch"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "<divharness-kernel version=\"2\">\n"
+                 "<kernel name=\"k\" file=\"k.k\" items=\"n\"/>\n"
+                 "<size name=\"small\" set=\"n=1024\"/>\n%s\n"
+                 "<entry variant=\"baseline\" name=\"k\" args=\"%s\"/>\n"
+                 "<reference entry=\"k\"/>\n"
+                 "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+                 "</divharness-kernel>\n", cases[k].buf, cases[k].entry);
+        write_text("/tmp/dh-kit-bad.xml", text);
+        memset(&e, 0, sizeof e);
+        assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
+        if (!strstr(e.msg, cases[k].want))
+            fprintf(stderr, "case %zu: %s\n", k, e.msg);
+        assert_non_null(strstr(e.msg, cases[k].want));
+    }
+    /* a wrong version */
+    write_text("/tmp/dh-kit-bad.xml", "<divharness-kernel version=\"3\"/>\n");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "version 1 or 2"));
+    /* a wg of 0 */
+    write_text("/tmp/dh-kit-bad.xml",
+               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"k.k\" items=\"64\"/>\n"
+               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
+               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
+               "<tunable name=\"wg\" values=\"0,64\" default=\"64\"/></divharness-kernel>\n");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "at least 1"));
+    /* a reference that does not compile on the host names the compiler's complaint */
+    write_text("/tmp/dh-kit-k.k", "DH_KERNEL void k(DH_GLOBAL float *y) { y[dh_gid()] = nosuch; }\n");
+    write_text("/tmp/dh-kit-bad.xml",
+               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"dh-kit-k.k\" items=\"64\"/>\n"
+               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
+               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
+               "<tunable name=\"wg\" values=\"64\" default=\"64\"/></divharness-kernel>\n");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), 0);
+    struct dh_case c;
+    kcase(&c, b, "baseline", NULL);
+    void *state = NULL;
+    assert_int_equal(dh_kit_setup(&c, &state, &e), -DH_E_BUILD);
+    assert_non_null(strstr(e.msg, "nosuch"));
+    /* a reference with a barrier: refused with the fix */
+    write_text("/tmp/dh-kit-k.k", "DH_KERNEL void k(DH_GLOBAL float *y) { dh_barrier(); y[dh_gid()] = 1.0f; }\n");
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), 0);
+    kcase(&c, b, "baseline", NULL);
+    assert_int_equal(dh_kit_setup(&c, &state, &e), -DH_E_BUILD);
+    assert_non_null(strstr(e.msg, "barriers"));
+}
+
+int main(void)
+{
+    setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
+        cmocka_unit_test(derived), cmocka_unit_test(on_device), cmocka_unit_test(bad_descriptors),
+    };
+    return cmocka_run_group_tests_name("kit", t, NULL, NULL);
+}
