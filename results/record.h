@@ -103,6 +103,7 @@ struct dh_tuning {
     double default_ms;          /* the default configuration's metric, 0 unknown */
     double flat_share;          /* share of evaluated configs within 5% of best */
     int evals_to_95;            /* evaluations until one within 5% of the best */
+    char failure[512];          /* the first failed evaluation's message */
 };
 
 /* A run: the case, its result and what the harness derived from both. */

@@ -76,6 +76,10 @@ static double eval(void *vctx, int i)
     if (je) {
         status = je->status;
         ms = status ? -1 : je->ms;
+        if (status && !t->failure[0])
+            snprintf(t->failure, sizeof t->failure, "%s, as the tuning journal recorded it "
+                     "(%s; remove the file to run the configurations again and see why)",
+                     dh_err_name(status), dh_journal_default_path());
     } else {
         static struct dh_result r;
         double t0 = dh_now_ms();
@@ -83,6 +87,8 @@ static double eval(void *vctx, int i)
             return -1;                          /* interrupted */
         wall = dh_now_ms() - t0;
         status = r.status;
+        if (status && !t->failure[0])
+            snprintf(t->failure, sizeof t->failure, "%s: %s", dh_err_name(status), r.message);
         ms = metric(&r, c.variant);
         /* the kernel's own time: the timed runs, plus the verified first
          * run and the warm-ups at the median */

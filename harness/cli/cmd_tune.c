@@ -137,7 +137,8 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
             printf("  %-30s %-8s\n", run.tune.eval[k].tunables, dh_err_name(run.tune.eval[k].status));
     if (run.tune.best < 0) {
         fprintf(stderr, "harness tune: no configuration ran correctly (first: %s)\n",
-                run.tune.n_eval ? dh_err_name(run.tune.eval[0].status) : "none");
+                run.tune.failure[0] ? run.tune.failure
+                : run.tune.n_eval ? dh_err_name(run.tune.eval[0].status) : "none");
         dh_session_close(s);
         return DH_EXIT_INFRA;
     }

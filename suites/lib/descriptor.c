@@ -29,7 +29,7 @@ struct uk_init {
 
 /* everything a loaded descriptor declares; one at a time */
 static struct {
-    char name[48], path[1024];
+    char name[48], path[1024], kpath[2048];
     char items[1040], sizes[3][256];
     char *source;
     char bname[DH_KIT_MAXBUF][32], bcount[DH_KIT_MAXBUF][1040];
@@ -251,11 +251,11 @@ static int uk_reference(struct dh_khost *h, struct dh_err *err)
         int na;
         char defs[2048];
         default_defines(defs, sizeof defs);
-        size_t len = strlen(dh_src_lib_tdr) + strlen(uk.source) + 4;
+        size_t len = strlen(dh_src_lib_tdr) + strlen(uk.kpath) + strlen(uk.source) + 32;
         char *src = malloc(len);
         if (!src)
             return dh_err_set(err, DH_E_RESOURCES, "out of memory");
-        snprintf(src, len, "%s\n%s", dh_src_lib_tdr, uk.source);
+        snprintf(src, len, "%s\n#line 1 \"%s\"\n%s", dh_src_lib_tdr, uk.kpath, uk.source);
         rc = parse_ref_args(h, a, &na, err);
         if (!rc)
             rc = dh_hostref_entry(src, defs, uk.ref_entry, a, na, h->items, default_wg(), bufs,
@@ -767,6 +767,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
         snprintf(kpath, sizeof kpath, "%s", kernel_override);
     else
         beside(path, file, kpath, sizeof kpath);
+    snprintf(uk.kpath, sizeof uk.kpath, "%s", kpath);
     uk.source = read_text(kpath);
     if (!uk.source)
         return dh_err_set(err, DH_E_IO, "cannot read kernel %s: %s", kpath,
