@@ -21,7 +21,6 @@
  * root, context tests near the top, indicator building blocks below.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "gdt_model.h"
 
@@ -521,45 +520,29 @@ int gdt_sort_key(const struct gdt_data *g, long i)
 
 void gdt_free(struct gdt_data *g)
 {
-    free(g->px); free(g->rg); free(g->vl); free(g->sec); free(g->six);
-    free(g->ref); free(g->keys);
-    memset(g, 0, sizeof *g);
+    free(g->keys);
+    g->keys = NULL;
 }
 
-int gdt_generate(struct gdt_data *g, long n, int days, int sectors, unsigned seed)
+int gdt_generate(struct gdt_data *g)
 {
-    memset(g, 0, sizeof *g);
-    g->n = n;
-    g->days = days;
-    g->sectors = sectors;
-    g->seed = seed;
-    size_t cells = (size_t)days * (size_t)n;
-    int *rs = malloc((size_t)days * (size_t)sectors * sizeof *rs);
-    g->px = malloc(cells * sizeof *g->px);
-    g->rg = malloc(cells * sizeof *g->rg);
-    g->vl = malloc(cells * sizeof *g->vl);
-    g->sec = malloc((size_t)n * sizeof *g->sec);
-    g->six = malloc((size_t)days * (size_t)sectors * sizeof *g->six);
-    g->ref = malloc(3 * (size_t)n * sizeof *g->ref);
-    g->keys = malloc(cells);
-    if (!rs || !g->px || !g->rg || !g->vl || !g->sec || !g->six || !g->ref || !g->keys) {
+    int *rs = malloc((size_t)g->days * (size_t)g->sectors * sizeof *rs);
+    if (!rs || gen_sectors(g, rs)) {
         free(rs);
-        gdt_free(g);
-        return -1;
-    }
-    if (gen_sectors(g, rs)) {
-        free(rs);
-        gdt_free(g);
         return -1;
     }
     gen_stocks(g, rs);
     free(rs);
-    if (grow_tree(g)) {
-        gdt_free(g);
+    return grow_tree(g);
+}
+
+int gdt_reference(struct gdt_data *g)
+{
+    g->keys = malloc((size_t)g->days * (size_t)g->n);
+    if (!g->keys)
         return -1;
-    }
 #pragma omp parallel for schedule(dynamic, 64)
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < g->n; i++)
         reference_one(g, i);
     return 0;
 }

@@ -1,5 +1,5 @@
-/* frontier/gdt — internals shared by gdt.c (the variants, the harness's
- * ops) and gdt_model.c (generator, GP tree, CPU reference, sort key).
+/* frontier/gdt — internals shared by gdt.c (the declaration on the kit,
+ * suites/lib/kit.h) and gdt_model.c (generator, GP tree, CPU reference, sort key).
  * The kernel (gdt.k) does not include this file: the constants below reach
  * it as -D defines (gdt_defines in gdt.c), so there is one definition.
  *
@@ -59,18 +59,22 @@ struct gdt_data {
     long n;                 /* instruments (work-items) */
     int days, sectors;
     unsigned seed;
+    /* the caller's arrays (gdt.c: the kit's host buffers), zeroed */
     int *px, *rg, *vl;      /* [days * n], day-major: close (cents), high-low
                                range (cents), volume (lots of 100) */
     int *sec;               /* [n] sector of each instrument */
     int *six;               /* [days * sectors] sector index level */
-    int tree[GDT_NODES * GDT_NI];
+    int *tree;              /* [GDT_NODES * GDT_NI] the GP tree */
     int *ref;               /* [3 * n] reference: P&L, trades, max drawdown */
+    /* gdt_reference's own */
     unsigned char *keys;    /* [days * n] the reference's paths (GDT_KEY) */
 };
 
-/* Generate data and tree, run the reference. 0, or -1 when out of memory
- * (g is then freed). */
-int gdt_generate(struct gdt_data *g, long n, int days, int sectors, unsigned seed);
+/* Fill the data and the tree from n, days, sectors and seed; then the
+ * reference (ref and keys). 0, or -1 when out of memory. gdt_free frees
+ * what they allocated (keys), not the caller's arrays. */
+int gdt_generate(struct gdt_data *g);
+int gdt_reference(struct gdt_data *g);
 void gdt_free(struct gdt_data *g);
 
 /* cpu_tdr's sorting key of instrument i, from the input only: the tree's
