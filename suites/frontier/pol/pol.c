@@ -1,17 +1,14 @@
-/* frontier/pol — host side: parameters, buffers, variants, verification.
- * Kernel: pol.k (its header gives the rules and the layers); generator,
- * policies and CPU reference: pol_ref.c. Variants:
+/* frontier/pol — a declared benchmark (suites/lib/kit.h): parameters,
+ * buffers, entries, the aggregation check, branch keys. Kernel: pol.k (its
+ * header gives the rules and the layers); generator, policies and CPU
+ * reference: pol_ref.c. Variants:
  *   baseline              the layers as written: status (one filer or
  *                         joint) -> special cases -> credits, with the
  *                         phase-outs and smaller special cases inside
- *   cpu_tdr[mech=dlt,     host regrouping: a stable counting sort of the
- *     regroup=key|sort|   units by filing status and income band (key, the
- *     greedy|greedymax]   natural key), or by their basic-block vectors
- *                         (sort, greedy, greedymax: suites/lib/regroup.h,
- *                         in groups of `group` units); the input columns
- *                         moved into that order before upload, the outputs
- *                         put back; all of it host time, the BBVs'
- *                         profiling run included
+ *   cpu_tdr[mech=dlt,     host regrouping by filing status and income
+ *     regroup=key|sort|   band (key, the natural key) or by basic-block
+ *     greedy|greedymax]   vectors (suites/lib/regroup.h); the kit moves
+ *                         the input columns and puts the outputs back
  *   gpu_tdr[alg=...]      a remap before each layer (tunable rounds: how
  *                         many, from the outermost)
  *   melded                the status layer melded (pol.k)
@@ -28,10 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../../lib/regroup.h"
-#include "../../lib/warpvotes.h"
+#include "../../lib/kit.h"
 #include "../../suite.h"
 #include "pol_ref.h"
 
@@ -43,15 +38,12 @@ static const struct dh_param_def params[] = {
      "on-GPU remap: hot_dgi = HoT for the two-path layers (status, special cases), DGI for "
      "the credit layer; dgi; dgi_scan; hot_warp_scan = hot_warp + dgi_scan (the last two: "
      "warp votes, CUDA/HIP)"},
-    {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr", "apply the host regrouping by moving the input (data layout transformation)"},
-    {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
-     "host regrouping: by filing status and income band (key), or by basic-block vectors "
-     "(sort, greedy, greedymax)"},
-    {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",
-     "items per group of the BBV regroupings (a multiple of the warp width)",
-     "regroup=greedy,greedymax"},
-    {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"},
-    {"nf", DH_P_TUNABLE, "int:1..1024", "16", "gpu_tdr", "DGI neighboring factor", "alg=hot_dgi,dgi"},
+    DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the input (data layout transformation)"),
+    DH_KIT_REGROUP("host regrouping: by filing status and income band (key), or by basic-block "
+                   "vectors (sort, greedy, greedymax)"),
+    DH_KIT_GROUP,
+    DH_KIT_WG,
+    DH_KIT_NF("alg=hot_dgi,dgi"),
     {"rounds", DH_P_TUNABLE, "int:1..3", "3", "gpu_tdr",
      "layers with a remap before them, from the outermost: 1 status; 2 status, special "
      "cases; 3 status, special cases, credits"},
@@ -60,6 +52,26 @@ static const struct dh_param_def params[] = {
 
 static const char *const sweep[] = {"seed=1", NULL};
 
+/* the counts below write PL_NCOLS and 2 * PL_WORDS out */
+_Static_assert(PL_NCOLS == 14 && PL_WORDS == 168, "pol.c: update the buffer counts");
+
+enum { IN, POL, BASE, REFORM, CHANGE };
+static const struct dh_kbuf bufs[] = {
+    [IN] = {"in", DH_T_I32, DH_IN, "14 * n", DH_KB_ITEM | DH_KB_ROTATE},   /* PL_NCOLS columns */
+    [POL] = {"pol", DH_T_I32, DH_IN, "2 * 168", 0},                       /* the two policies */
+    [BASE] = {"base", DH_T_I64, DH_OUT, "n", DH_KB_ITEM, .poison = INT64_MIN},
+    [REFORM] = {"reform", DH_T_I64, DH_OUT, "n", DH_KB_ITEM, .poison = INT64_MIN},
+    [CHANGE] = {"change", DH_T_I64, DH_OUT, "n", DH_KB_ITEM, .poison = INT64_MIN},
+};
+
+static const struct dh_kentry entries[] = {
+    {"baseline", "pl_baseline", "in n pol base reform change"},
+    {"cpu_tdr", "pl_baseline", "in n pol base reform change"},
+    {"gpu_tdr", "pl_gpu_tdr", "in n pol base reform change"},
+    {"melded", "pl_melded", "in n pol base reform change"},
+    {0},
+};
+
 #define PL_DECILES 10
 #define PL_CELLS (PL_NSTATUS * PL_DECILES)
 /* one cell of the aggregation */
@@ -67,45 +79,32 @@ struct pl_agg {
     int64_t units, base, reform, change, winners, losers;
 };
 
-struct pl_state {
-    long n;
-    struct pl_input in;
-    int32_t pol[2 * PL_WORDS];
-    int64_t *ref_b, *ref_r;               /* reference taxes */
-    struct pl_refinfo info;
+/* host data beyond the buffers */
+struct pl_priv {
+    struct pl_refinfo info;               /* layer keys and path costs (the ceiling) */
     uint8_t *decile;                      /* per unit */
-    struct pl_agg agg_ref[PL_CELLS];
-    int64_t *got[3];                      /* downloads: base, reform, change */
-    int64_t *tmp;                         /* cpu_tdr: putting one back */
-    int32_t *staged;                      /* cpu_tdr: the moved input */
-    int *key, *perm;
-    /* device */
-    struct dh_buffer **bin;               /* rotate copies of the input */
-    struct dh_buffer *bpol, *bout[3];
-    int rot;
+    struct pl_agg agg_ref[PL_CELLS];      /* the aggregation of the reference */
 };
 
-static long size_n(const char *size)
+static struct pl_input input_of(const struct dh_khost *h)
 {
-    if (!strcmp(size, "small")) return 1L << 14;
-    if (!strcmp(size, "medium")) return 1L << 20;
-    return 1L << 24;
-}
-
-static int alg_code(const char *alg)
-{
-    return !strcmp(alg, "hot_dgi") ? 1 : !strcmp(alg, "dgi") ? 2 : !strcmp(alg, "dgi_scan") ? 3 : 4;
+    return (struct pl_input){.n = h->items, .col = h->data[IN]};
 }
 
 /* Local memory of pl_gpu_tdr, bytes: a remap buffer per round, the
  * values rounds 2 (13 int64 a lane) and 3 (7) carry. Remaps: DGI
  * P * (wg / nf) + wg + P ints, dgi_scan P * (wg / warp) + wg + P, HoT and
  * hot_warp wg + 2. */
-static uint64_t tdr_local_bytes(int alg, int rounds, int wg, int nf, int warp)
+static uint64_t pl_local(const struct dh_case *c, int warp)
 {
-    uint64_t w = (uint64_t)wg, per = alg == 1 || alg == 2 ? w / (uint64_t)nf : w / (uint64_t)warp;
+    const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
+    int rounds = (int)dh_pset_num(&c->params, "rounds", 3);
+    int nf = (int)dh_pset_num(&c->params, "nf", 16);
+    int dgi = !strcmp(alg, "hot_dgi") || !strcmp(alg, "dgi"), hot = !strncmp(alg, "hot", 3);
+    uint64_t w = (uint64_t)dh_pset_num(&c->params, "wg", 256);
+    uint64_t per = dgi ? w / (uint64_t)(nf > 0 ? nf : 1) : w / (uint64_t)warp;
 #define MULTI(P) ((uint64_t)(P) * per + w + (P))
-    uint64_t two = alg == 1 || alg == 4 ? w + 2 : MULTI(2);
+    uint64_t two = hot ? w + 2 : MULTI(2);
     uint64_t bytes = 4 * two;
     if (rounds >= 2)
         bytes += 4 * two + 8 * 13 * w;
@@ -115,55 +114,13 @@ static uint64_t tdr_local_bytes(int alg, int rounds, int wg, int nf, int warp)
     return bytes;
 }
 
-static int pl_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
-                    size_t len)
-{
-    long n = size_n(c->size);
-    int wg = (int)dh_pset_num(&c->params, "wg", 256);
-    if (wg <= 0 || n % wg) {
-        snprintf(why, len, "wg=%d does not divide the %ld households of size %s: use a power of two",
-                 wg, n, c->size);
-        return -DH_E_CONSTRAINT;
-    }
-    int rg = dh_regroup_check(c, dev, why, len);
-    if (rg)
-        return rg;
-    if (!strcmp(c->variant, "gpu_tdr")) {
-        const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
-        int code = alg_code(alg);
-        int nf = (int)dh_pset_num(&c->params, "nf", 16);
-        int vr = code >= 3 ? dh_warp_votes_check(c, dev, alg, "hot_dgi and dgi", why, len)
-                           : 0;
-        if (vr)
-            return vr;
-        int warp = dev && dev->warp_width ? dev->warp_width : 32;
-        uint64_t need = tdr_local_bytes(code, (int)dh_pset_num(&c->params, "rounds", 3), wg,
-                                        nf > 0 ? nf : 1, warp);
-        if (dev && dev->local_mem_bytes && need > dev->local_mem_bytes) {
-            snprintf(why, len, "the remaps and the carried values need %llu bytes of local "
-                     "memory at wg=%d, the device has %llu: use a smaller wg",
-                     (unsigned long long)need, wg, (unsigned long long)dev->local_mem_bytes);
-            return -DH_E_CONSTRAINT;
-        }
-    }
-    return 0;
-}
-
-static uint64_t pl_bytes(const struct dh_case *c, int rotate)
-{
-    uint64_t n = (uint64_t)size_n(c->size);
-    return n * (4u * PL_NCOLS * (uint64_t)rotate + 3u * 8u) + 2u * PL_WORDS * 4u;
-}
-
 static int pl_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
                       size_t len)
 {
     (void)dev;
     int o = snprintf(buf, len, "-D PL_WORDS_HOST=%d", PL_WORDS);
     if (o >= 0 && (size_t)o < len && !strcmp(c->variant, "gpu_tdr"))
-        o += snprintf(buf + o, len - (size_t)o, " -D TDR_ALG=%d -D TDR_NF=%d -D PL_ROUNDS=%d",
-                      alg_code(dh_pset_text(&c->params, "alg", "hot_dgi")),
-                      (int)dh_pset_num(&c->params, "nf", 16),
+        o += snprintf(buf + o, len - (size_t)o, " -D PL_ROUNDS=%d",
                       (int)dh_pset_num(&c->params, "rounds", 3));
     return o >= 0 && (size_t)o < len ? 0 : -DH_E_INTERNAL;
 }
@@ -176,35 +133,35 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* Deciles of gross income from an evenly spaced sample of the units. */
-static int assign_deciles(struct pl_state *s)
+static int assign_deciles(const struct pl_input *in, uint8_t *decile)
 {
-    long m = s->n < 65536 ? s->n : 65536;
+    long n = in->n, m = n < 65536 ? n : 65536;
     int64_t *g = malloc((size_t)m * sizeof *g), cut[PL_DECILES - 1];
     if (!g)
         return -1;
     for (long k = 0; k < m; k++)
-        g[k] = pl_gross_income(&s->in, k * (s->n / m));
+        g[k] = pl_gross_income(in, k * (n / m));
     qsort(g, (size_t)m, sizeof *g, cmp_i64);
     for (int j = 1; j < PL_DECILES; j++)
         cut[j - 1] = g[m * j / PL_DECILES];
     free(g);
 #pragma omp parallel for schedule(static)
-    for (long i = 0; i < s->n; i++) {
-        int64_t v = pl_gross_income(&s->in, i);
+    for (long i = 0; i < n; i++) {
+        int64_t v = pl_gross_income(in, i);
         int d = 0;
         while (d < PL_DECILES - 1 && v >= cut[d])
             d++;
-        s->decile[i] = (uint8_t)d;
+        decile[i] = (uint8_t)d;
     }
     return 0;
 }
 
-static void aggregate(const struct pl_state *s, const int64_t *tb, const int64_t *tr,
-                      const int64_t *td, struct pl_agg *agg)
+static void aggregate(const struct pl_input *in, const uint8_t *decile, const int64_t *tb,
+                      const int64_t *tr, const int64_t *td, struct pl_agg *agg)
 {
     memset(agg, 0, PL_CELLS * sizeof *agg);
-    for (long i = 0; i < s->n; i++) {
-        struct pl_agg *a = &agg[(s->in.col[PL_DEMO * s->n + i] & 3) * PL_DECILES + s->decile[i]];
+    for (long i = 0; i < in->n; i++) {
+        struct pl_agg *a = &agg[(in->col[PL_DEMO * in->n + i] & 3) * PL_DECILES + decile[i]];
         a->units++;
         a->base += tb[i];
         a->reform += tr[i];
@@ -214,233 +171,67 @@ static void aggregate(const struct pl_state *s, const int64_t *tb, const int64_t
     }
 }
 
-/* ---- setup / release ---- */
-static void pl_release(void *st)
+/* ---- host data: input, policies, reference ---- */
+static void pl_free(void *priv)
 {
-    struct pl_state *s = st;
-    if (!s)
-        return;
-    free(s->in.col);
-    free(s->ref_b);
-    free(s->ref_r);
-    free(s->info.keys);
-    free(s->decile);
-    for (int k = 0; k < 3; k++)
-        free(s->got[k]);
-    free(s->tmp);
-    free(s->staged);
-    free(s->key);
-    free(s->perm);
-    free(s);
+    struct pl_priv *p = priv;
+    free(p->info.keys);
+    free(p->decile);
+    free(p);
 }
 
-static int pl_setup(const struct dh_case *c, void **out, struct dh_err *err)
+static int pl_make(struct dh_khost *h, struct dh_err *err)
 {
-    struct pl_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return dh_err_set(err, DH_E_RESOURCES, "frontier/pol: out of host memory");
-    s->n = size_n(c->size);
-    size_t n = (size_t)s->n;
-    int fail = pl_generate(&s->in, s->n, (unsigned)dh_pset_num(&c->params, "seed", 1));
-    s->ref_b = malloc(n * sizeof *s->ref_b);
-    s->ref_r = malloc(n * sizeof *s->ref_r);
-    s->info.keys = malloc(n * PL_NLAYERS);
-    s->decile = malloc(n);
-    for (int k = 0; k < 3; k++)
-        s->got[k] = malloc(n * sizeof *s->got[k]);
-    s->tmp = malloc(n * sizeof *s->tmp);
-    s->staged = malloc(n * PL_NCOLS * sizeof *s->staged);
-    s->key = malloc(n * sizeof *s->key);
-    s->perm = malloc(n * sizeof *s->perm);
-    if (fail || !s->ref_b || !s->ref_r || !s->info.keys || !s->decile || !s->got[0] || !s->got[1]
-        || !s->got[2] || !s->tmp || !s->staged || !s->key || !s->perm || assign_deciles(s)) {
-        pl_release(s);
-        return dh_err_set(err, DH_E_RESOURCES, "frontier/pol: out of host memory for %zu "
-                          "households", n);
-    }
-    pl_policies(s->pol);
-    pl_reference(&s->in, s->pol, s->ref_b, s->ref_r, &s->info);
-    for (size_t i = 0; i < n; i++)
-        s->tmp[i] = s->ref_r[i] - s->ref_b[i];
-    aggregate(s, s->ref_b, s->ref_r, s->tmp, s->agg_ref);
+    struct pl_input in = input_of(h);
+    pl_generate(&in, (unsigned)dh_pset_num(&h->c->params, "seed", 1));
+    pl_policies(h->data[POL]);
+    struct pl_priv *p = h->priv = calloc(1, sizeof *p);
+    if (!p || !(p->info.keys = malloc((size_t)h->items * PL_NLAYERS))
+        || !(p->decile = malloc((size_t)h->items)) || assign_deciles(&in, p->decile))
+        return dh_err_set(err, DH_E_RESOURCES, "frontier/pol: out of host memory for %ld "
+                          "households", h->items);
+    return 0;
+}
+
+static int pl_expect(struct dh_khost *h, struct dh_err *err)
+{
+    (void)err;
+    struct pl_priv *p = h->priv;
+    struct pl_input in = input_of(h);
+    int64_t *tb = h->want[BASE], *tr = h->want[REFORM], *td = h->want[CHANGE];
+    pl_reference(&in, h->data[POL], tb, tr, &p->info);
+    for (long i = 0; i < h->items; i++)
+        td[i] = tr[i] - tb[i];
+    aggregate(&in, p->decile, tb, tr, td, p->agg_ref);
     if (getenv("DH_POL_MODEL"))
-        fprintf(stderr, "frontier/pol: %zu households, baseline CFE (BBV model, warp 32) %.3f\n",
-                n, s->info.cfe_model);
-    *out = s;
+        fprintf(stderr, "frontier/pol: %ld households, baseline CFE (BBV model, warp 32) %.3f\n",
+                h->items, p->info.cfe_model);
     return 0;
 }
 
-/* ---- device ---- */
-static int pl_upload(void *st, struct dh_exec *x, struct dh_err *err)
+/* cpu_tdr regroup=key: the natural key, filing status and income band */
+static int pl_key(const struct dh_khost *h, int *key)
 {
-    struct pl_state *s = st;
-    size_t in_bytes = (size_t)s->n * PL_NCOLS * 4, out_bytes = (size_t)s->n * 8;
-    int rc;
-    s->rot = x->rotate > 0 ? x->rotate : 1;
-    s->bin = calloc((size_t)s->rot, sizeof *s->bin);
-    if (!s->bin)
-        return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
-    for (int r = 0; r < s->rot; r++)
-        if ((rc = x->be->alloc(x->dev, in_bytes, &s->bin[r], err))
-            || (rc = x->be->copy(s->bin[r], s->in.col, in_bytes, DH_TO_DEVICE, err)))
-            return rc;
-    if ((rc = x->be->alloc(x->dev, sizeof s->pol, &s->bpol, err))
-        || (rc = x->be->copy(s->bpol, s->pol, sizeof s->pol, DH_TO_DEVICE, err)))
-        return rc;
-    for (int k = 0; k < 3; k++)
-        if ((rc = x->be->alloc(x->dev, out_bytes, &s->bout[k], err)))
-            return rc;
-    return 0;
+    struct pl_input in = input_of(h);
+    for (long i = 0; i < h->items; i++)
+        key[i] = pl_sort_key(&in, i);
+    return PL_NSORTKEYS;
 }
 
-
-/* cpu_tdr regroup=key: the natural key of every unit and a stable
- * counting sort by it (perm[j] = unit at slot j). */
-static void regroup_by_key(struct pl_state *s)
+/* The aggregation the study reports, against that of the reference
+ * (index base + cell * 6 + field). */
+static void pl_verify_more(const struct dh_khost *h, void *const *got, long base,
+                           struct dh_verify *v)
 {
-    long n = s->n, start[PL_NSORTKEYS] = {0}, cnt[PL_NSORTKEYS] = {0};
-    for (long i = 0; i < n; i++)
-        cnt[s->key[i] = pl_sort_key(&s->in, i)]++;
-    for (int k = 1; k < PL_NSORTKEYS; k++)
-        start[k] = start[k - 1] + cnt[k - 1];
-    for (long i = 0; i < n; i++)
-        s->perm[start[s->key[i]]++] = (int)i;
-}
-
-static void by_key(void *s)
-{
-    regroup_by_key(s);
-}
-
-/* cpu_tdr, any regrouping: the input columns moved into the order of
- * s->perm. */
-static void stage(struct pl_state *s)
-{
-    long n = s->n;
-    for (int f = 0; f < PL_NCOLS; f++) {
-        const int32_t *src = s->in.col + (size_t)f * (size_t)n;
-        int32_t *dst = s->staged + (size_t)f * (size_t)n;
-        for (long j = 0; j < n; j++)
-            dst[j] = src[s->perm[j]];
-    }
-}
-
-/* cpu_tdr: put results of the regrouped order back in place */
-static void put_back(const struct pl_state *s, const int64_t *in, int64_t *out)
-{
-    for (long j = 0; j < s->n; j++)
-        out[s->perm[j]] = in[j];
-}
-
-static int pl_run(void *st, struct dh_exec *x, int rep, struct dh_sample *smp, struct dh_err *err)
-{
-    struct pl_state *s = st;
-    const char *v = x->c->variant;
-    int r = (rep < 0 ? -rep : rep) % s->rot, rc;
-    size_t out_bytes = (size_t)s->n * 8;
-    struct dh_arg args[6] = {
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bin[r]},
-        {.kind = DH_ARG_I32, .v.i32 = (int32_t)s->n},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bpol},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bout[0]},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bout[1]},
-        {.kind = DH_ARG_BUFFER, .v.buf = s->bout[2]},
-    };
-    struct dh_launch l = {.kernel = "pl_baseline", .global = (size_t)s->n,
-                          .local = (size_t)dh_pset_num(&x->c->params, "wg", 256), .n_args = 6, .args = args};
-    int dlt = !strcmp(v, "cpu_tdr");
-    memset(smp, 0, sizeof *smp);
-    if (dlt) {
-        if ((rc = dh_regroup_run(x, s->perm, by_key, s, &smp->host_ms, err)))
-            return rc;
-        double t0 = dh_now_ms();
-        stage(s);
-        smp->host_ms += dh_now_ms() - t0;
-        if ((rc = x->be->copy(s->bin[r], s->staged, (size_t)s->n * PL_NCOLS * 4, DH_TO_DEVICE, err)))
-            return rc;                           /* same bytes as any upload */
-    } else if (!strcmp(v, "gpu_tdr")) {
-        l.kernel = "pl_gpu_tdr";
-    } else if (!strcmp(v, "melded")) {
-        l.kernel = "pl_melded";
-    }
-    if ((rc = dh_exec_launch(x, &l, &smp->kernel_ms, err)))
-        return rc;
-    if (dlt) {
-        /* the results come back in the regrouped order; putting them back
-         * is host work of this variant (the download every variant pays) */
-        for (int k = 0; k < 3; k++) {
-            if ((rc = x->be->copy(s->bout[k], s->tmp, out_bytes, DH_TO_HOST, err)))
-                return rc;
-            double t0 = dh_now_ms();
-            put_back(s, s->tmp, s->got[k]);
-            smp->host_ms += dh_now_ms() - t0;
-        }
-    }
-    return 0;
-}
-
-static int pl_poison(void *st, struct dh_exec *x, struct dh_err *err)
-{
-    struct pl_state *s = st;
-    for (long i = 0; i < s->n; i++)
-        s->tmp[i] = INT64_MIN;
-    for (int k = 0; k < 3; k++) {
-        int rc = x->be->copy(s->bout[k], s->tmp, (size_t)s->n * 8, DH_TO_DEVICE, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static void mismatch(struct dh_verify *vf, long index, double got, double want)
-{
-    double e = got > want ? got - want : want - got;
-    if (e > vf->max_abs_err)
-        vf->max_abs_err = e;
-    if (vf->n_first < DH_MAX_MISMATCH) {
-        vf->first[vf->n_first].index = index;
-        vf->first[vf->n_first].got = got;
-        vf->first[vf->n_first].want = want;
-        vf->n_first++;
-    }
-    vf->mismatches++;
-}
-
-static int pl_verify(void *st, struct dh_exec *x, struct dh_verify *vf, struct dh_err *err)
-{
-    struct pl_state *s = st;
-    long n = s->n;
-    int dlt = !strcmp(x->c->variant, "cpu_tdr");
-    for (int k = 0; k < 3; k++) {
-        int64_t *dst = dlt ? s->tmp : s->got[k];
-        int rc = x->be->copy(s->bout[k], dst, (size_t)n * 8, DH_TO_HOST, err);
-        if (rc)
-            return rc;
-        if (dlt)                        /* the device holds the last run's order */
-            put_back(s, s->tmp, s->got[k]);
-    }
-    memset(vf, 0, sizeof *vf);
-    /* every unit: exact (integer cents); index k * n + i for output k */
-    for (long i = 0; i < n; i++) {
-        int64_t want[3] = {s->ref_b[i], s->ref_r[i], s->ref_r[i] - s->ref_b[i]};
-        for (int k = 0; k < 3; k++) {
-            vf->checked++;
-            if (s->got[k][i] != want[k])
-                mismatch(vf, k * n + i, (double)s->got[k][i], (double)want[k]);
-        }
-    }
-    /* the aggregation the study reports: index 3n + cell * 6 + field */
+    const struct pl_priv *p = h->priv;
+    struct pl_input in = input_of(h);
     struct pl_agg agg[PL_CELLS];
-    aggregate(s, s->got[0], s->got[1], s->got[2], agg);
+    aggregate(&in, p->decile, got[BASE], got[REFORM], got[CHANGE], agg);
     for (int cell = 0; cell < PL_CELLS; cell++) {
-        const int64_t *g = &agg[cell].units, *w = &s->agg_ref[cell].units;
-        for (int f = 0; f < 6; f++) {
-            vf->checked++;
-            if (g[f] != w[f])
-                mismatch(vf, 3 * n + cell * 6 + f, (double)g[f], (double)w[f]);
-        }
+        const int64_t *g = &agg[cell].units, *w = &p->agg_ref[cell].units;
+        for (int f = 0; f < 6; f++)
+            dh_verify_add(v, base + cell * 6 + f, (double)g[f], (double)w[f], g[f] != w[f]);
     }
-    return 0;
 }
 
 /* Remap ceiling of gpu_tdr: the divergent branches of the kernel (the
@@ -449,48 +240,22 @@ static int pl_verify(void *st, struct dh_exec *x, struct dh_verify *vf, struct d
  * that skip it) and the mean cost of each path. The three credit branches
  * count as three layers (each sorted on its own), though gpu_tdr
  * regroups them by one key: the ceiling is an upper bound. */
-static double pl_ceiling(void *st, const struct dh_case *c, int warp)
+static int pl_branch(const struct dh_khost *h, long B, int *key, const double **cost)
 {
-    struct pl_state *s = st;
-    if (strcmp(c->variant, "gpu_tdr"))
-        return 0;
     static const int credit_bit[PL_NBRANCH] = {0, 0, PL_C_CTC, PL_C_EITC, PL_C_ELD};
-    int wg = (int)dh_pset_num(&c->params, "wg", 256);
-    long n = s->n;
-    const int8_t *ks = s->info.keys + (long)PL_L_STATUS * n;
-    const int8_t *kx = s->info.keys + (long)PL_L_SPECIAL * n;
-    const int8_t *kc = s->info.keys + (long)PL_L_CREDIT * n;
-    double co = 0, cs = 0;
-    for (int B = 0; B < PL_NBRANCH; B++) {
-        for (long i = 0; i < n; i++)
-            s->key[i] = B == PL_B_STATUS ? ks[i]
-                        : B == PL_B_SPECIAL ? (kx[i] ? 0 : -1)
-                        : (PL_CREDIT_SET(kc[i]) & credit_bit[B]) ? 0 : -1;
-        dh_ceiling_layer_w(s->key, n, wg, warp, B == PL_B_STATUS ? PL_STATUS_PATHS : 1,
-                           s->info.path_cost[B], &co, &cs);
-    }
-    return cs > 0 ? co / cs : 0;
-}
-
-static void pl_teardown(void *st, struct dh_exec *x)
-{
-    struct pl_state *s = st;
-    if (x) {
-        for (int r = 0; r < s->rot; r++)
-            if (s->bin && s->bin[r])
-                x->be->free_buffer(s->bin[r]);
-        if (s->bpol)
-            x->be->free_buffer(s->bpol);
-        for (int k = 0; k < 3; k++)
-            if (s->bout[k])
-                x->be->free_buffer(s->bout[k]);
-    }
-    free(s->bin);
-    s->bin = NULL;
-    s->bpol = NULL;
-    for (int k = 0; k < 3; k++)
-        s->bout[k] = NULL;
-    s->rot = 0;
+    const struct pl_priv *p = h->priv;
+    long n = h->items;
+    if (B >= PL_NBRANCH)
+        return 0;
+    const int8_t *ks = p->info.keys + (long)PL_L_STATUS * n;
+    const int8_t *kx = p->info.keys + (long)PL_L_SPECIAL * n;
+    const int8_t *kc = p->info.keys + (long)PL_L_CREDIT * n;
+    for (long i = 0; i < n; i++)
+        key[i] = B == PL_B_STATUS ? ks[i]
+                 : B == PL_B_SPECIAL ? (kx[i] ? 0 : -1)
+                 : (PL_CREDIT_SET(kc[i]) & credit_bit[B]) ? 0 : -1;
+    *cost = p->info.path_cost[B];
+    return B == PL_B_STATUS ? PL_STATUS_PATHS : 1;
 }
 
 /* Blocks marked in pol.k, in id order (PL_BB_*): the operations of one
@@ -557,10 +322,22 @@ static const struct dh_bb_def blocks[] = {
     {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
 };
 
-static long pl_items(void *st)
-{
-    return ((struct pl_state *)st)->n;
-}
+static const struct dh_kit kit = {
+    .sizes = {"n=16384", "n=1048576", "n=16777216"},
+    .items = "n",
+    .noun = "households",
+    .bufs = bufs,
+    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
+    .entries = entries,
+    .generate = pl_make,
+    .reference = pl_expect,
+    .free_priv = pl_free,
+    .sort_key = pl_key,
+    .branch = pl_branch,
+    .local_bytes = pl_local,
+    .defines = pl_defines,
+    .verify_more = pl_verify_more,
+};
 
 const struct dh_bench dh_bench_frontier_pol = {
     .suite = "frontier",
@@ -570,19 +347,9 @@ const struct dh_bench dh_bench_frontier_pol = {
     .params = params,
     .variants = "baseline,cpu_tdr,gpu_tdr,melded",
     .sweep = sweep,
-    .check = pl_check,
-    .device_bytes = pl_bytes,
-    .defines = pl_defines,
-    .setup = pl_setup,
-    .upload = pl_upload,
-    .run = pl_run,
-    .poison = pl_poison,
-    .verify = pl_verify,
-    .ceiling = pl_ceiling,
-    .teardown = pl_teardown,
-    .release = pl_release,
     .blocks = blocks,
     .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
     .bound = "compute",
-    .items = pl_items,
+    .kit = &kit,
+    DH_KIT_OPS,
 };

@@ -759,12 +759,9 @@ static void gen_one(int32_t *c, long n, long i, uint64_t s)
     c[PL_CHAR * n + i] = cents(chr);
 }
 
-int pl_generate(struct pl_input *in, long n, unsigned seed)
+void pl_generate(const struct pl_input *in, unsigned seed)
 {
-    in->n = n;
-    in->col = malloc((size_t)PL_NCOLS * (size_t)n * sizeof *in->col);
-    if (!in->col)
-        return -1;
+    long n = in->n;
     uint64_t base = 0x706f6cULL ^ ((uint64_t)seed << 24);
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; i++) {
@@ -772,7 +769,6 @@ int pl_generate(struct pl_input *in, long n, unsigned seed)
         mix(&s);
         gen_one(in->col, n, i, s);
     }
-    return 0;
 }
 
 int64_t pl_gross_income(const struct pl_input *d, long i)

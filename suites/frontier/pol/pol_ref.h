@@ -133,7 +133,7 @@ struct pl_refinfo {
 };
 
 /* pol_ref.c */
-int pl_generate(struct pl_input *in, long n, unsigned seed);
+void pl_generate(const struct pl_input *in, unsigned seed);  /* fills in->col */
 void pl_policies(int32_t *pol);              /* 2 * PL_WORDS words */
 void pl_reference(const struct pl_input *in, const int32_t *pol, int64_t *tax_base,
                   int64_t *tax_reform, struct pl_refinfo *info);
