@@ -341,6 +341,7 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
     const struct dh_case *c = x->c;
     kc->wg = (int)pnum(c, "wg", 256);
     kc->rot = x->rotate < 1 ? 1 : x->rotate > DH_KIT_MAXROT ? DH_KIT_MAXROT : x->rotate;
+    x->rotate = kc->rot;                       /* what the memory estimate counts */
     kc->cpu_tdr = !strcmp(c->variant, "cpu_tdr");
     kc->rr = is_rr(c);
     kc->entry = entry_of(k, c);
@@ -454,8 +455,14 @@ static void by_key(void *ctx)
         b->failed = 1;
         return;
     }
-    for (long i = 0; i < h->items; i++)
+    for (long i = 0; i < h->items; i++) {
+        if (kc->key[i] < 0 || kc->key[i] >= nk) {     /* a benchmark's bug, not a crash */
+            free(start);
+            b->failed = 1;
+            return;
+        }
         start[kc->key[i] + 1]++;
+    }
     for (int q = 1; q <= nk; q++)
         start[q] += start[q - 1];
     for (long i = 0; i < h->items; i++)
@@ -542,8 +549,8 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         if ((rc = dh_regroup_run(x, kc->perm, by_key, &ctx, &smp->host_ms, err)))
             return rc;
         if (ctx.failed)
-            return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, or "
-                              "the benchmark declares no sort key)");
+            return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "
+                              "sort key declared, or a key outside 0 .. keys-1)");
         if (kc->rr) {
             double t0 = dh_now_ms();
             if ((rc = x->be->copy(kc->perm_buf, kc->perm, (size_t)h->items * 4, DH_TO_DEVICE,

@@ -112,7 +112,7 @@ struct dh_kit {
     int n_bufs;
     const struct dh_kentry *entries;    /* {0}-terminated */
 
-    /* by hand: the input (fill h->data[], may set h->priv) and the
+    /* required, by hand: the input (fill h->data[], may set h->priv) and the
      * expected outputs (fill h->want[]); 0 or an error */
     int (*generate)(struct dh_khost *h, struct dh_err *err);
     int (*reference)(struct dh_khost *h, struct dh_err *err);
@@ -132,7 +132,7 @@ struct dh_kit {
                  size_t len);
     /* (optional) gpu_tdr: bytes of local memory the remap needs */
     uint64_t (*local_bytes)(const struct dh_case *c, int warp);
-    /* (optional) the benchmark's own -D defines, after the kit's */
+    /* (optional) the benchmark's own -D defines, before the kit's */
     int (*defines)(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
                    size_t len);
     /* (optional) verification beyond the buffers (derived results such as
@@ -181,7 +181,7 @@ long dh_kit_items(void *state);
 #define DH_KIT_REGROUP(doc) {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", \
                              "cpu_tdr", doc}
 
-/* The remap algorithms' codes, as TDR_ALG in a gpu_tdr build (tdr.h):
+/* The remap algorithms' codes, as TDR_ALG in a gpu_tdr build (kit.c):
  * hot 1, dgi 2, hot_warp 3, dgi_scan 4, hot_dgi 5 (HoT on two-path layers,
  * DGI on the others), hot_warp_scan 6 (hot_warp / dgi_scan). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
