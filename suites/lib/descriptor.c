@@ -131,13 +131,7 @@ static int parse_ref_args(const struct dh_khost *h, struct dh_hostref_arg *a, in
 {
     char tok[1040];
     *n = 0;
-    for (const char *p = ref_args(); *p && *n < DH_KIT_MAXARG;) {
-        p += strspn(p, " ");
-        size_t l = strcspn(p, " ");
-        if (!l)
-            break;
-        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
-        p += l;
+    for (const char *p = ref_args(); *n < DH_KIT_MAXARG && (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
         struct dh_hostref_arg *x = &a[(*n)++];
         memset(x, 0, sizeof *x);
         int b = dh_kit_buf_index(&uk.kit, tok);
@@ -558,25 +552,17 @@ static int load_v1_args(xmlNodePtr n, const char *path, struct dh_err *err)
 static int check_args(const char *args, const char *entry, const char *path, struct dh_err *err)
 {
     char tok[1040];
-    for (const char *p = args; *p;) {
-        p += strspn(p, " ");
-        size_t l = strcspn(p, " ");
-        if (!l)
-            break;
-        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
-        p += l;
+    for (const char *p = args; (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
         if (dh_kit_buf_index(&uk.kit, tok) >= 0 || !strcmp(tok, "perm"))
             continue;
         char *end;
         if (strchr(tok, '.') && (strtod(tok, &end), !*end))
             continue;
         struct dh_pset vars = {0};
+        char kv[96];
         for (int s = 0; s < 3; s++)
-            for (const char *q = uk.sizes[s]; *q;) {
-                char name[32], val[48], why[256], kv[96];
-                size_t m = strcspn(q, " ");
-                snprintf(kv, sizeof kv, "%.*s", (int)m, q);
-                q += m + (q[m] == ' ');
+            for (const char *q = uk.sizes[s]; (q = dh_kit_word(q, kv, sizeof kv, NULL));) {
+                char name[32], val[48], why[256];
                 if (!dh_param_split(kv, name, sizeof name, val, sizeof val, why, sizeof why))
                     dh_pset_put(&vars, name, val, atof(val), DH_P_WORKLOAD);
             }

@@ -102,19 +102,27 @@ static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_
     return NULL;
 }
 
+const char *dh_kit_word(const char *p, char *tok, size_t len, size_t *wlen)
+{
+    if (!p)
+        return NULL;
+    p += strspn(p, " ");
+    size_t l = strcspn(p, " ");
+    if (!l)
+        return NULL;
+    snprintf(tok, len, "%.*s", (int)l, p);
+    if (wlen)
+        *wlen = l;
+    return p + l;
+}
+
 int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
                 long *items, long *count, char *why, size_t len)
 {
     int si = !strcmp(c->size, "small") ? 0 : !strcmp(c->size, "medium") ? 1 : 2;
     memset(vars, 0, sizeof *vars);
     char tok[96];
-    for (const char *p = k->sizes[si]; p && *p;) {
-        p += strspn(p, " ");
-        size_t l = strcspn(p, " ");
-        if (!l)
-            break;
-        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
-        p += l;
+    for (const char *p = k->sizes[si]; (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
         char name[32], val[48];
         if (dh_param_split(tok, name, sizeof name, val, sizeof val, why, len))
             return -DH_E_DATA;
@@ -516,16 +524,11 @@ int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, d
     struct dh_arg args[DH_KIT_MAXARG];
     int n = 0, rc;
     char tok[128];
-    for (const char *p = e->args ? e->args : ""; *p;) {
-        p += strspn(p, " ");
-        size_t l = strcspn(p, " ");
-        if (!l)
-            break;
-        if (n == DH_KIT_MAXARG || l >= sizeof tok)
+    size_t wl;
+    for (const char *p = e->args; (p = dh_kit_word(p, tok, sizeof tok, &wl));) {
+        if (n == DH_KIT_MAXARG || wl >= sizeof tok)
             return dh_err_set(err, DH_E_DATA, "%s: more than %d arguments or one of over %zu "
                               "characters", e->entry, DH_KIT_MAXARG, sizeof tok - 1);
-        snprintf(tok, sizeof tok, "%.*s", (int)l, p);
-        p += l;
         if ((rc = arg_of(r, tok, &args[n++], err)))
             return rc;
     }

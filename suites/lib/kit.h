@@ -196,6 +196,11 @@ int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, d
 int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
                 long *items, long *count, char *why, size_t len);
 
+/* The next space-separated word of p into tok (its full length in *wlen
+ * when not NULL); returns where the rest begins, NULL when none is left
+ * (p may be NULL). Sizes and argument lists are read with it. */
+const char *dh_kit_word(const char *p, char *tok, size_t len, size_t *wlen);
+
 /* The buffer named `name` of the benchmark (-1: none). */
 int dh_kit_buf_index(const struct dh_kit *k, const char *name);
 /* Bytes of one element. */
