@@ -10,7 +10,9 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize standalone ncu sweep wg tune frontier
-# frontier-large model (= model-micro model-frontier) hip;
+# frontier-large model (= model-micro model-frontier) hip ab-micro
+# ab-frontier (OLD=an earlier build's harness: the same cases timed by
+# both, alternating, judged by harness compare);
 # "all" = every one.
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
@@ -151,6 +153,24 @@ hip)
   log "micro suite, hip (${SIZE:-medium})"
   timeout 400 $H run --suite micro --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
       --out "$out/micro-hip" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-hip.txt" | tail -n 40 ;;
+ab-micro|ab-frontier)
+  # an earlier build (OLD) against this one on the same cases: medium,
+  # cuda, cpu_tdr by key, no model or counters (timings only); old, new,
+  # old, new, so that drift shows as a difference between the two pairs
+  suite=${s#ab-}
+  if [ ! -x "${OLD:-}" ]; then log "$s: set OLD to an earlier build's harness"; continue; fi
+  for k in 1 2; do for who in old new; do
+    bin=$H; [ $who = old ] && bin=$OLD
+    log "$s: $who ($k)"
+    timeout 130 $bin run --suite "$suite" --size "${SIZE:-medium}" --backend cuda \
+        --reps "${REPS:-20}" --param regroup=key --no-model --counters no \
+        --out "$out/ab-$suite-$who$k" > "$out/ab-$suite-$who$k.txt" 2>&1
+  done; done
+  for k in 1 2; do
+    $H compare "$out/ab-$suite-new$k/results.xml" "$out/ab-$suite-old$k/results.xml" \
+        > "$out/ab-$suite-compare$k.txt" 2>&1
+    tail -n 25 "$out/ab-$suite-compare$k.txt"
+  done ;;
 *) log "unknown step $s" ;;
 esac
 # whatever has finished comes back, even if a later step runs out of time

@@ -104,9 +104,12 @@ struct dh_bench {
      * buffer holds n_blocks counters per item. */
     long (*items)(void *state);
     /* A declared benchmark (suites/lib/kit.h): its ops are the kit's
-     * (DH_KIT_OPS), which read the declaration here. NULL: ops of its own. */
+     * (DH_KIT), which read the declaration here. NULL: ops of its own. */
     const struct dh_kit *kit;
 };
+
+/* A bench's block table (an array) and what bounds it. */
+#define DH_BENCH_BLOCKS(t, b) .blocks = (t), .n_blocks = (int)(sizeof(t) / sizeof((t)[0])), .bound = (b)
 
 int dh_bench_count(void);
 const struct dh_bench *dh_bench_at(int i);

@@ -35,8 +35,7 @@ static const struct dh_kbuf tbufs[] = {
     [Y] = {"y", DH_T_F32, DH_OUT, "n", DH_KB_ITEM},
 };
 static const struct dh_kentry tentries[] = {
-    {"baseline", "t_base", "a b y n"},
-    {"cpu_tdr", "t_base", "a b y n"},
+    {"baseline", "t_base", "a b y n"},        /* cpu_tdr (dlt) runs it too */
     {"cpu_tdr/rr", "t_rr", "a b y n perm"},
     {"melded", "t_lazy", "a b y n"},        /* wrong on purpose: leaves outputs */
     {0},
@@ -94,7 +93,7 @@ static const struct dh_kit tkit = {
 
 static const struct dh_bench tbench = {
     .suite = "test", .name = "kit", .summary = "test", .source = test_src, .params = tparams,
-    .variants = "baseline,cpu_tdr,melded", .kit = &tkit, DH_KIT_OPS,
+    .variants = "baseline,cpu_tdr,melded", DH_KIT(tkit),
 };
 
 static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
@@ -150,6 +149,94 @@ static void derived(void **st)
     assert_null(h->data[Y]);
     assert_non_null(h->want[Y]);
     dh_kit_release(state);
+}
+
+/* declared names, defines, rules and local memory; the kit's own refusals */
+static const struct dh_param_def dparams[] = {
+    {"paths", DH_P_WORKLOAD, "int:1..64", "4", NULL, "paths"},
+    {"alg", DH_P_CHOICE, "enum:hot,dgi,dgi_scan,bogus", "dgi", "gpu_tdr", "remap"},
+    DH_KIT_WG,
+    DH_KIT_NF("alg=dgi"),
+    {0},
+};
+static const struct dh_kentry dentries[] = {
+    {"baseline", "t_base", "a b y n"},
+    {"gpu_tdr", "t_base", "a b y n"},
+    {0},
+};
+static const struct dh_krule drules[] = {
+    {NULL, "paths <= 16", "paths above 16 are not supported"},
+    {"alg=hot", "paths == 2", "alg=hot remaps two paths only"},
+    {0},
+};
+static const struct dh_kbuf dbufs[] = {
+    [A] = {"a", DH_T_F32, DH_IN, "n", DH_KB_ITEM},
+    [B] = {"b", DH_T_I32, DH_IN, "keys * n", DH_KB_ITEM},
+    [Y] = {"y", DH_T_F32, DH_OUT, "n", DH_KB_ITEM},
+};
+static const struct dh_kit dkit = {
+    .sizes = {"n=4096", "n=1073741824", "n=4096"}, .items = "n",
+    .derive = "keys = paths * paths; half = keys / 2",
+    .define = "T_KEYS = keys; T_HALF = half; T_WGX = wg * 2",
+    .rules = drules,
+    .local = "per = alg == DGI ? wg / nf : wg / warp; bytes = 4 * (keys * per + wg)",
+    DH_KIT_TABLES(dbufs, dentries),
+    .generate = t_generate, .reference = t_reference,
+};
+static const struct dh_bench dbench = {
+    .suite = "test", .name = "declared", .summary = "test", .source = test_src,
+    .params = dparams, .variants = "baseline,gpu_tdr", DH_KIT(dkit),
+};
+
+static void declared(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 65536};
+    char why[512], defs[512];
+    kcase(&c, &dbench, "gpu_tdr", NULL);
+    dh_pset_put(&c.params, "alg", "dgi", 1, DH_P_CHOICE);
+    dh_pset_put(&c.params, "nf", "8", 8, DH_P_TUNABLE);
+    /* derived names in counts: b holds paths^2 (default paths=4) columns */
+    struct dh_pset vars;
+    assert_int_equal(dh_kit_vars(&c, &vars, why, sizeof why), 0);
+    assert_int_equal((long)dh_pset_num(&vars, "keys", 0), 16);
+    assert_int_equal((long)dh_pset_num(&vars, "alg", 0), 2);
+    assert_int_equal(dh_kit_bytes(&c, 1), 4096 * 4 + 16 * 4096 * 4 + 4096 * 4);
+    /* the declared defines, then the kit's */
+    assert_int_equal(dh_kit_defines(&c, &dev, defs, sizeof defs), 0);
+    assert_string_equal(defs, "-D T_KEYS=16 -D T_HALF=8 -D T_WGX=128 -D TDR_ALG=2 -D TDR_NF=8");
+    /* local memory: 4 * (16 * 64 / 8 + 64) = 768 bytes */
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 767;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "needs 768 bytes of local memory"));
+    dev.local_mem_bytes = 768;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    /* rules: always, and only where `when` holds */
+    dh_pset_put(&c.params, "paths", "17", 17, DH_P_WORKLOAD);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_string_equal(why, "paths above 16 are not supported");
+    dh_pset_put(&c.params, "paths", "2", 2, DH_P_WORKLOAD);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dh_pset_put(&c.params, "paths", "3", 3, DH_P_WORKLOAD);
+    dh_pset_put(&c.params, "alg", "hot", 0, DH_P_CHOICE);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_string_equal(why, "alg=hot remaps two paths only");
+    /* an alg the kit has no code for is refused, not built as TDR_ALG=0 */
+    dh_pset_put(&c.params, "alg", "bogus", 3, DH_P_CHOICE);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_DATA);
+    assert_non_null(strstr(why, "alg=bogus"));
+    /* a buffer over the device's largest allocation */
+    kcase(&c, &dbench, "baseline", NULL);
+    dev.max_alloc_bytes = 4096 * 4 * 16 - 1;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "buffer b needs 262144 bytes"));
+    /* a buffer over 2^31-1 elements (medium: 16 * 2^30) */
+    dev.max_alloc_bytes = 0;
+    snprintf(c.size, sizeof c.size, "medium");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "32-bit"));
 }
 
 /* every variant through the worker on the CPU device: dlt moves both
@@ -363,7 +450,8 @@ int main(void)
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
-        cmocka_unit_test(derived), cmocka_unit_test(on_device), cmocka_unit_test(bad_descriptors),
+        cmocka_unit_test(derived), cmocka_unit_test(declared), cmocka_unit_test(on_device),
+        cmocka_unit_test(bad_descriptors),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

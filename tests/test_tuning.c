@@ -222,6 +222,21 @@ static void expressions(void **st)
     assert_non_null(strstr(why, "unknown name"));
     assert_int_equal(dh_expr_eval("wg % 0", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
     assert_int_equal(dh_expr_eval("wg <=", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+    /* ?:, !, min, max; the branch not taken raises nothing */
+    assert_int_equal(dh_expr_eval("NF > 8 ? wg / NF : 0 / 0", &p, 32, 1024, 0, &v, why, sizeof why), 0);
+    assert_int_equal(v, 16);
+    assert_int_equal(dh_expr_eval("NF > 99 ? 1 / 0 : NF < 4 ? 2 : 3", &p, 32, 1024, 0, &v, why,
+                                  sizeof why), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(dh_expr_eval("1 ? 1 / 0 : 2", &p, 32, 1024, 0, &v, why, sizeof why),
+                     -DH_E_DATA);
+    assert_non_null(strstr(why, "division by zero"));
+    assert_int_equal(dh_expr_eval("1 ? 2", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+    assert_non_null(strstr(why, "expected ':'"));
+    assert_int_equal(dh_expr_eval("!(wg == 256) + max(NF, 3 * warp) - min (2, -5)", &p, 32, 1024,
+                                  0, &v, why, sizeof why), 0);
+    assert_int_equal(v, 101);
+    assert_int_equal(dh_expr_eval("max(1 2)", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
 }
 
 static void user_kernel(void **st)

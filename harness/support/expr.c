@@ -15,9 +15,10 @@ struct ps {
     char *why;
     size_t len;
     int err;
+    int dead;               /* inside the branch a ?: does not take */
 };
 
-static long p_or(struct ps *s);
+static long p_expr(struct ps *s);
 
 static void skip(struct ps *s)
 {
@@ -43,19 +44,29 @@ static void fail(struct ps *s, const char *what)
     s->err = 1;
 }
 
+/* an arithmetic error (overflow, division by zero) counts only where the
+ * value is used: not in the branch a ?: does not take */
+static void arith(struct ps *s, const char *what)
+{
+    if (!s->dead)
+        fail(s, what);
+}
+
 static long p_unary(struct ps *s)
 {
     skip(s);
     if (eat(s, "-")) {
         long v = p_unary(s);
         if (v == LONG_MIN) {
-            fail(s, "overflow (negation)");
+            arith(s, "overflow (negation)");
             return 0;
         }
         return -v;
     }
+    if (eat(s, "!"))
+        return !p_unary(s);
     if (eat(s, "(")) {
-        long v = p_or(s);
+        long v = p_expr(s);
         if (!eat(s, ")"))
             fail(s, "missing ')'");
         return v;
@@ -81,6 +92,16 @@ static long p_unary(struct ps *s)
             fail(s, "name longer than 31 characters");
             return 0;
         }
+        skip(s);
+        if ((!strcmp(name, "min") || !strcmp(name, "max")) && eat(s, "(")) {
+            long a = p_expr(s);
+            if (!eat(s, ","))
+                fail(s, "expected ',' (min(a, b), max(a, b))");
+            long b = p_expr(s);
+            if (!eat(s, ")"))
+                fail(s, "missing ')'");
+            return name[1] == 'i' ? (a < b ? a : b) : (a > b ? a : b);
+        }
         const struct dh_pval *pv = s->vars ? dh_pset_find(s->vars, name) : NULL;
         if (pv)
             return (long)pv->num;
@@ -104,17 +125,17 @@ static long p_prod(struct ps *s)
         if (eat(s, "*")) {
             long w = p_unary(s);
             if (__builtin_mul_overflow(v, w, &v))
-                fail(s, "overflow (multiplication)");
+                arith(s, "overflow (multiplication)");
         }
         else if (eat(s, "/") || eat(s, "%")) {
             char op = s->p[-1];
             long d = p_unary(s);
             if (!d) {
-                fail(s, "division by zero");
+                arith(s, "division by zero");
                 return 0;
             }
             if (d == -1 && v == LONG_MIN) {
-                fail(s, "overflow (division)");
+                arith(s, "overflow (division)");
                 return 0;
             }
             v = op == '/' ? v / d : v % d;
@@ -130,11 +151,11 @@ static long p_sum(struct ps *s)
         if (eat(s, "+")) {
             long w = p_prod(s);
             if (__builtin_add_overflow(v, w, &v))
-                fail(s, "overflow (addition)");
+                arith(s, "overflow (addition)");
         } else if (eat(s, "-")) {
             long w = p_prod(s);
             if (__builtin_sub_overflow(v, w, &v))
-                fail(s, "overflow (subtraction)");
+                arith(s, "overflow (subtraction)");
         } else
             return v;
     }
@@ -172,6 +193,23 @@ static long p_or(struct ps *s)
     return v;
 }
 
+/* c ? a : b, right-associative; only the branch taken can fail */
+static long p_expr(struct ps *s)
+{
+    long c = p_or(s);
+    if (!eat(s, "?"))
+        return c;
+    s->dead += !c;
+    long a = p_expr(s);
+    s->dead -= !c;
+    if (!eat(s, ":"))
+        fail(s, "expected ':' (c ? a : b)");
+    s->dead += !!c;
+    long b = p_expr(s);
+    s->dead -= !!c;
+    return c ? a : b;
+}
+
 int dh_expr_eval(const char *expr, const struct dh_pset *vars, double warp, double max_wg,
                  double items, long *value, char *why, size_t why_len)
 {
@@ -181,7 +219,7 @@ int dh_expr_eval(const char *expr, const struct dh_pset *vars, double warp, doub
     }
     struct ps s = {.p = expr, .vars = vars, .warp = warp, .max_wg = max_wg, .items = items,
                    .why = why, .len = why_len};
-    long v = p_or(&s);
+    long v = p_expr(&s);
     skip(&s);
     if (!s.err && *s.p)
         fail(&s, "unexpected text");

@@ -50,7 +50,8 @@ static struct {
     char tun_name[UK_MAXTUN][32], tun_domain[UK_MAXTUN][720], tun_default[UK_MAXTUN][16];
     struct dh_param_def params[UK_MAXTUN + 4];
     int n_tun;
-    char constraint[16][1040];
+    char constraint[16][1040], con_why[16][1100];
+    struct dh_krule rules[17];
     int n_con;
     struct dh_kit kit;
     struct dh_bench bench;
@@ -264,25 +265,11 @@ static int uk_reference(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
-static int uk_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
-                    size_t len)
-{
-    long v;
-    for (int k = 0; k < uk.n_con; k++) {
-        char w[256];
-        if (dh_expr_eval(uk.constraint[k], &c->params, dev ? dev->warp_width : 32,
-                         dev ? dev->max_wg : 1024, 0, &v, w, sizeof w) || !v) {
-            snprintf(why, len, "constraint \"%s\" does not hold", uk.constraint[k]);
-            return -DH_E_CONSTRAINT;
-        }
-    }
-    return 0;
-}
-
-static int uk_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
-                      size_t len)
+static int uk_defines(const struct dh_case *c, const struct dh_pset *vars,
+                      const struct dh_device_info *dev, char *buf, size_t len)
 {
     (void)dev;
+    (void)vars;
     size_t o = 0;
     buf[0] = 0;
     for (int k = 0; k < uk.n_tun; k++) {
@@ -762,7 +749,12 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     uk.kit.entries = uk.entries;
     uk.kit.generate = uk_generate;
     uk.kit.reference = uk_reference;
-    uk.kit.check = uk_check;
+    for (int k = 0; k < uk.n_con; k++) {
+        snprintf(uk.con_why[k], sizeof uk.con_why[k], "constraint \"%s\" does not hold",
+                 uk.constraint[k]);
+        uk.rules[k] = (struct dh_krule){NULL, uk.constraint[k], uk.con_why[k]};
+    }
+    uk.kit.rules = uk.rules;
     uk.kit.defines = uk_defines;
     if (uk.n_br) {
         uk.kit.generate = uk_generate_keyed;
@@ -773,7 +765,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     uk.bench = (struct dh_bench){
         .suite = "user", .name = uk.name, .summary = "a user's kernel (descriptor)",
         .source = uk.source, .params = uk.params, .variants = uk.variants, .sweep = NULL,
-        .kit = &uk.kit, DH_KIT_OPS,
+        DH_KIT(uk.kit),
     };
     *bench = &uk.bench;
     return 0;

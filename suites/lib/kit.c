@@ -1,6 +1,7 @@
 /* kit.c — the operations of a declared benchmark (kit.h). */
 #include "kit.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,13 +94,23 @@ static int is_rr(const struct dh_case *c)
     return !strcmp(c->variant, "cpu_tdr") && !strcmp(ptext(c, "mech"), "rr");
 }
 
-static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_case *c)
+static const struct dh_kentry *entry_of_name(const struct dh_kit *k, const char *v)
 {
-    const char *v = is_rr(c) ? "cpu_tdr/rr" : c->variant;
     for (const struct dh_kentry *e = k->entries; e && e->variant; e++)
         if (!strcmp(e->variant, v))
             return e;
     return NULL;
+}
+
+static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_case *c)
+{
+    const char *v = is_rr(c) ? "cpu_tdr/rr" : c->variant;
+    const struct dh_kentry *e = entry_of_name(k, v);
+    if (e)
+        return e;
+    /* cpu_tdr (dlt) runs the baseline's kernel on the regrouped data
+     * unless it declares an entry of its own */
+    return strcmp(v, "cpu_tdr") ? NULL : entry_of_name(k, "baseline");
 }
 
 const char *dh_kit_word(const char *p, char *tok, size_t len, size_t *wlen)
@@ -116,6 +127,54 @@ const char *dh_kit_word(const char *p, char *tok, size_t len, size_t *wlen)
     return p + l;
 }
 
+/* The next "name = expr" of a ';'-separated list into name and expr (name
+ * empty when the piece does not begin so); where the rest begins, NULL
+ * when none is left. */
+static const char *next_assign(const char *p, char *name, size_t nlen, char *expr, size_t elen)
+{
+    while (p && (*p == ' ' || *p == ';'))
+        p++;
+    if (!p || !*p)
+        return NULL;
+    size_t l = strcspn(p, ";"), n = 0;
+    while (n < l && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+        n++;
+    size_t e = n + strspn(p + n, " ");
+    int ok = n && e < l && p[e] == '=' && p[e + 1] != '=';
+    snprintf(name, nlen, "%.*s", ok ? (int)n : 0, p);
+    snprintf(expr, elen, "%.*s", ok ? (int)(l - e - 1) : (int)l, ok ? p + e + 1 : p);
+    return p + l;
+}
+
+/* Evaluate a list of "name = expr; ..." in order, each name then known to
+ * the next (put into vars); the last value in *last. */
+static int assign_list(const char *list, const char *what, struct dh_pset *vars, double warp,
+                       double max_wg, long *last, char *why, size_t len)
+{
+    char name[32], expr[DH_EXPR_MAX + 1], w[256];
+    for (const char *p = list; (p = next_assign(p, name, sizeof name, expr, sizeof expr));) {
+        long v;
+        if (!name[0]) {
+            snprintf(why, len, "%s \"%s\": expected name = expression", what, expr);
+            return -DH_E_DATA;
+        }
+        if (dh_expr_eval(expr, vars, warp, max_wg, dh_pset_num(vars, "items", 0), &v, w,
+                         sizeof w)) {
+            snprintf(why, len, "%s %s: %s", what, name, w);
+            return -DH_E_DATA;
+        }
+        char t[32];
+        snprintf(t, sizeof t, "%ld", v);
+        if (dh_pset_put(vars, name, t, (double)v, DH_P_WORKLOAD)) {
+            snprintf(why, len, "%s %s: more than %d names", what, name, DH_MAX_PARAMS);
+            return -DH_E_DATA;
+        }
+        if (last)
+            *last = v;
+    }
+    return 0;
+}
+
 int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
                 long *items, long *count, char *why, size_t len)
 {
@@ -128,6 +187,9 @@ int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset 
             return -DH_E_DATA;
         dh_pset_put(vars, name, val, atof(val), DH_P_WORKLOAD);
     }
+    for (const struct dh_param_def *d = c->bench->params; d && d->name; d++)
+        if (d->kind == DH_P_WORKLOAD)    /* the declared default where the case has none */
+            dh_pset_put(vars, d->name, d->def, atof(d->def), DH_P_WORKLOAD);
     for (int i = 0; i < c->params.n; i++)
         if (c->params.v[i].kind == DH_P_WORKLOAD)
             dh_pset_put(vars, c->params.v[i].name, c->params.v[i].text, c->params.v[i].num,
@@ -144,16 +206,17 @@ int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset 
     char t[32];
     snprintf(t, sizeof t, "%ld", *items);
     dh_pset_put(vars, "items", t, (double)*items, DH_P_WORKLOAD);
+    if (assign_list(k->derive, "derive", vars, 32, 1024, NULL, why, len))
+        return -DH_E_DATA;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         if (dh_expr_eval(d->count, vars, 32, 1024, (double)*items, &count[b], w, sizeof w)) {
             snprintf(why, len, "buffer %s: count \"%s\": %s", d->name, d->count, w);
             return -DH_E_DATA;
         }
-        long most = (long)((1ULL << 40) / dh_ktype_size(d->type));
-        if (count[b] <= 0 || count[b] > most) {
-            snprintf(why, len, "buffer %s: count \"%s\" is %ld elements: it must be 1 .. %ld "
-                     "(1 TiB)", d->name, d->count, count[b], most);
+        if (count[b] <= 0 || count[b] > INT32_MAX) {
+            snprintf(why, len, "buffer %s: count \"%s\" is %ld elements: it must be 1 .. "
+                     "2^31-1 (kernels index with 32-bit ints)", d->name, d->count, count[b]);
             return -DH_E_DATA;
         }
         if ((d->flags & DH_KB_ITEM) && count[b] % *items) {
@@ -165,6 +228,48 @@ int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset 
     return 0;
 }
 
+int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t len)
+{
+    long items, count[DH_KIT_MAXBUF];
+    if (dh_kit_dims(kit_of(c), c, vars, &items, count, why, len))
+        return -DH_E_DATA;
+    for (const struct dh_param_def *d = c->bench->params; d && d->name; d++) {
+        if (d->kind == DH_P_WORKLOAD)
+            continue;
+        const struct dh_pval *v = dh_pset_find(&c->params, d->name);
+        double num = v ? v->num : atof(d->def);
+        if (!strcmp(d->name, "alg"))
+            num = dh_kit_alg_code(v ? v->text : d->def);
+        else if (!v && d->domain && !strncmp(d->domain, "enum:", 5))
+            num = 0;
+        dh_pset_put(vars, d->name, v ? v->text : d->def, num, d->kind);
+    }
+    static const char *const alg[] = {"HOT", "DGI", "HOT_WARP", "DGI_SCAN", "HOT_DGI",
+                                      "HOT_WARP_SCAN"};
+    for (int a = 0; a < 6; a++)
+        if (dh_pset_put(vars, alg[a], alg[a], a + 1, DH_P_WORKLOAD)) {
+            snprintf(why, len, "%s: more than %d names in its parameters, sizes and derived "
+                     "counts", c->bench_name, DH_MAX_PARAMS);
+            return -DH_E_DATA;
+        }
+    return 0;
+}
+
+/* a rule's `when`: space-separated name=v1,v2 (variant or a parameter) */
+static int rule_applies(const struct dh_case *c, const char *when)
+{
+    char tok[128];
+    for (const char *p = when; (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            return 0;
+        *eq = 0;
+        if (!in_list(eq + 1, !strcmp(tok, "variant") ? c->variant : ptext(c, tok)))
+            return 0;
+    }
+    return 1;
+}
+
 /* ---- constraints, memory, defines ---- */
 
 int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
@@ -173,7 +278,8 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
     const struct dh_kit *k = kit_of(c);
     struct dh_pset vars;
     long items, count[DH_KIT_MAXBUF];
-    if (dh_kit_dims(k, c, &vars, &items, count, why, len))
+    if (dh_kit_dims(k, c, &vars, &items, count, why, len)
+        || dh_kit_vars(c, &vars, why, len))
         return -DH_E_CONSTRAINT;
     if (!entry_of(k, c)) {
         snprintf(why, len, "%s has no kernel entry for %s%s", c->bench_name, c->variant,
@@ -186,11 +292,46 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
                  wg, items, k->noun ? k->noun : "items", c->size);
         return -DH_E_CONSTRAINT;
     }
+    for (int b = 0; b < k->n_bufs; b++) {
+        uint64_t bytes = (uint64_t)count[b] * dh_ktype_size(k->bufs[b].type);
+        if (used_by(&k->bufs[b], c->variant) && dev && dev->max_alloc_bytes
+            && bytes > dev->max_alloc_bytes) {
+            snprintf(why, len, "buffer %s needs %llu bytes, the device allocates at most %llu "
+                     "in one buffer: use a smaller size or workload", k->bufs[b].name,
+                     (unsigned long long)bytes, (unsigned long long)dev->max_alloc_bytes);
+            return -DH_E_CONSTRAINT;
+        }
+    }
     int rc = dh_regroup_check(c, dev, why, len);
     if (rc)
         return rc;
+    double warp = dev && dev->warp_width ? dev->warp_width : 32;
+    double max_wg = dev && dev->max_wg ? (double)dev->max_wg : 1024;
+    for (const struct dh_krule *r = k->rules; r && r->holds; r++) {
+        long v = 0;
+        char w[256];
+        if (!rule_applies(c, r->when))
+            continue;
+        if (dh_expr_eval(r->holds, &vars, warp, max_wg, (double)items, &v, w, sizeof w)) {
+            snprintf(why, len, "%s: rule \"%s\": %s", c->bench_name, r->holds, w);
+            return -DH_E_DATA;
+        }
+        if (!v) {
+            snprintf(why, len, "%s", r->why);
+            return -DH_E_CONSTRAINT;
+        }
+    }
+    struct dh_pset dv = vars;
+    if (assign_list(k->define, "define", &dv, warp, max_wg, NULL, why, len))
+        return -DH_E_DATA;
     if (!strcmp(c->variant, "gpu_tdr")) {
         const char *alg = ptext(c, "alg");
+        if (!dh_kit_alg_code(alg)) {
+            snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
+                     "dgi_scan, hot_dgi, hot_warp_scan): fix %s's alg domain", alg,
+                     c->bench_name);
+            return -DH_E_DATA;
+        }
         int votes = strstr(alg, "warp") || strstr(alg, "scan");
         if (votes) {
             /* the forms without votes, from the declared domain */
@@ -210,16 +351,18 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
             if ((rc = dh_warp_votes_check(c, dev, alg, portable, why, len)))
                 return rc;
         }
-        int warp = dev && dev->warp_width ? dev->warp_width : 32;
-        uint64_t bytes = k->local_bytes ? k->local_bytes(c, warp) : 0;
-        if (dev && dev->local_mem_bytes && bytes > dev->local_mem_bytes) {
-            snprintf(why, len, "the remap needs %llu bytes of local memory, the device has "
-                     "%llu: use a smaller wg%s", (unsigned long long)bytes,
+        long bytes = 0;
+        struct dh_pset lv = vars;
+        if (assign_list(k->local, "local", &lv, warp, max_wg, &bytes, why, len))
+            return -DH_E_DATA;
+        if (dev && dev->local_mem_bytes && (uint64_t)bytes > dev->local_mem_bytes) {
+            snprintf(why, len, "the remap needs %ld bytes of local memory, the device has "
+                     "%llu: use a smaller wg%s", bytes,
                      (unsigned long long)dev->local_mem_bytes, votes ? "" : " or a larger nf");
             return -DH_E_CONSTRAINT;
         }
     }
-    return k->check ? k->check(c, dev, why, len) : 0;
+    return k->check ? k->check(c, &vars, dev, why, len) : 0;
 }
 
 uint64_t dh_kit_bytes(const struct dh_case *c, int rotate)
@@ -246,11 +389,32 @@ int dh_kit_defines(const struct dh_case *c, const struct dh_device_info *dev, ch
                    size_t len)
 {
     const struct dh_kit *k = kit_of(c);
+    struct dh_pset vars;
+    char why[512], name[32], expr[DH_EXPR_MAX + 1];
+    size_t o = 0;
     buf[0] = 0;
-    int rc = k->defines ? k->defines(c, dev, buf, len) : 0;
-    if (rc)
-        return rc;
-    size_t o = strlen(buf);
+    if (dh_kit_vars(c, &vars, why, sizeof why))
+        return -DH_E_DATA;
+    long items = (long)dh_pset_num(&vars, "items", 0);
+    for (const char *p = k->define; (p = next_assign(p, name, sizeof name, expr, sizeof expr));) {
+        long v;
+        if (!name[0] || dh_expr_eval(expr, &vars, dev && dev->warp_width ? dev->warp_width : 32,
+                                     1024, (double)items, &v, why, sizeof why))
+            return -DH_E_DATA;
+        o += (size_t)snprintf(buf + o, len - o, "%s-D %s=%ld", o ? " " : "", name, v);
+        if (o >= len)
+            return -DH_E_INTERNAL;
+    }
+    if (k->defines) {
+        if (o + 2 >= len)
+            return -DH_E_INTERNAL;
+        int rc = k->defines(c, &vars, dev, buf + o + !!o, len - o - !!o);
+        if (rc)
+            return rc;
+        if (o && buf[o + 1])
+            buf[o] = ' ';
+        o = strlen(buf);
+    }
     const char *sep = o ? " " : "";
     if (!strcmp(c->variant, "gpu_tdr"))
         o += (size_t)snprintf(buf + o, len - o, "%s-D TDR_ALG=%d -D TDR_NF=%d", sep,

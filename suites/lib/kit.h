@@ -8,7 +8,7 @@
  * its branches depend on the data, the key of an item at each divergent
  * layer (for the remap ceiling) and the key cpu_tdr sorts by.
  *
- * From the declaration the kit does the rest (DH_KIT_OPS fills a struct
+ * From the declaration the kit does the rest (DH_KIT(kit) fills a struct
  * dh_bench with it): allocation, upload, input rotation, poisoning,
  * download, verification with the first mismatches, teardown, the device
  * memory estimate, the generic constraints (wg divides the items, BBV
@@ -66,9 +66,10 @@ struct dh_kbuf {
     void (*gather)(const struct dh_khost *h, const int *perm, void *dst);
 };
 
-/* A kernel entry point of a variant. variant: "baseline", "cpu_tdr" (dlt),
- * "cpu_tdr/rr" (rr: the permutation as an index buffer), "gpu_tdr",
- * "melded"; a variant with no entry is absent. args: space-separated
+/* A kernel entry point of a variant. variant: "baseline", "cpu_tdr" (dlt;
+ * without one, the baseline's entry on the regrouped data), "cpu_tdr/rr"
+ * (rr: the permutation as an index buffer), "gpu_tdr", "melded"; a
+ * variant with no entry is absent. args: space-separated
  * tokens, each a buffer's name, `perm` (rr's index buffer), a float
  * literal with a point (0.5) or an integer expression (a 32-bit argument),
  * e.g. "x key y perm" or "in items pol". */
@@ -104,9 +105,29 @@ struct dh_krun {
     int rot;                            /* the rotation copy of this repetition */
 };
 
+/* A constraint: where `when` holds (space-separated name=v1,v2 over the
+ * variant and the case's parameters; NULL: always), `holds` must be
+ * non-zero, else the case is refused with `why`. */
+struct dh_krule {
+    const char *when;
+    const char *holds;
+    const char *why;
+};
+
+/* Expressions (harness/support/expr.h) see the size's names, the workload
+ * parameters, items and the derived names; rules, local and define also
+ * the tunables and choices (at their defaults where a case has none; alg
+ * as its code, against the constants HOT, DGI, HOT_WARP, DGI_SCAN,
+ * HOT_DGI, HOT_WARP_SCAN), warp and max_wg. Lists are "name = expr; ..."
+ * evaluated in order, each name known to the next. */
 struct dh_kit {
     const char *sizes[3];               /* small, medium, large: "name=value ..." */
     const char *items;                  /* expression: work-items of a launch */
+    const char *derive;                 /* (optional) named counts, a list */
+    const char *define;                 /* (optional) -D NAME=value of each, a list */
+    const struct dh_krule *rules;       /* (optional) constraints, {0}-terminated */
+    const char *local;                  /* (optional) gpu_tdr: a list whose last value is
+                                           the bytes of local memory the remap needs */
     const char *noun;                   /* what an item is ("pixels"), for messages */
     const struct dh_kbuf *bufs;
     int n_bufs;
@@ -126,15 +147,14 @@ struct dh_kit {
      * costs (NULL: 1 each); returns the layer's paths, 0 past the last */
     int (*branch)(const struct dh_khost *h, long layer, int *key, const double **cost);
 
-    /* (optional) constraints beyond the derived ones; the same contract as
-     * dh_bench.check */
-    int (*check)(const struct dh_case *c, const struct dh_device_info *dev, char *why,
-                 size_t len);
-    /* (optional) gpu_tdr: bytes of local memory the remap needs */
-    uint64_t (*local_bytes)(const struct dh_case *c, int warp);
-    /* (optional) the benchmark's own -D defines, before the kit's */
-    int (*defines)(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
-                   size_t len);
+    /* (optional) constraints beyond the derived and declared ones; the
+     * contract of dh_bench.check; vars as for rules */
+    int (*check)(const struct dh_case *c, const struct dh_pset *vars,
+                 const struct dh_device_info *dev, char *why, size_t len);
+    /* (optional) -D defines no list can say (floats, the device), after
+     * the declared ones and before the kit's */
+    int (*defines)(const struct dh_case *c, const struct dh_pset *vars,
+                   const struct dh_device_info *dev, char *buf, size_t len);
     /* (optional) verification beyond the buffers (derived results such as
      * an aggregation of the outputs): got[b] holds buffer b's contents in
      * item order; mismatch indices continue after the buffers' */
@@ -146,8 +166,8 @@ struct dh_kit {
                   struct dh_err *err);
 };
 
-/* The generic operations; a declared benchmark's struct dh_bench lists
- * them with DH_KIT_OPS and points .kit at its declaration. */
+/* The generic operations; a declared benchmark's struct dh_bench names
+ * its declaration and them with DH_KIT(kit). */
 int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
                  size_t len);
 uint64_t dh_kit_bytes(const struct dh_case *c, int rotate);
@@ -164,11 +184,15 @@ void dh_kit_teardown(void *state, struct dh_exec *x);
 void dh_kit_release(void *state);
 long dh_kit_items(void *state);
 
+#define DH_KIT(k) .kit = &(k), DH_KIT_OPS
 #define DH_KIT_OPS                                                                  \
     .check = dh_kit_check, .device_bytes = dh_kit_bytes, .defines = dh_kit_defines, \
     .setup = dh_kit_setup, .upload = dh_kit_upload, .run = dh_kit_run,              \
     .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
     .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items
+
+/* A declaration's buffer and entry tables (arrays, not pointers). */
+#define DH_KIT_TABLES(b, e) .bufs = (b), .n_bufs = (int)(sizeof(b) / sizeof((b)[0])), .entries = (e)
 
 /* The standard parameters the kit acts on, for a benchmark's table. */
 #define DH_KIT_WG {"wg", DH_P_TUNABLE, "int:1..1024", "256", NULL, "work-group size"}
@@ -191,10 +215,15 @@ int dh_kit_alg_code(const char *alg);
 int dh_kit_launch(struct dh_krun *r, const struct dh_kentry *e, size_t global, double *ms,
                   struct dh_err *err);
 
-/* The size's names, the workload parameters and items (vars), items and
- * every buffer's count for case c. 0, or -DH_E_DATA with why. */
+/* The size's names, the workload parameters, items and the derived names
+ * (vars), items and every buffer's count for case c. 0, or -DH_E_DATA
+ * with why. */
 int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset *vars,
                 long *items, long *count, char *why, size_t len);
+
+/* dh_kit_dims' vars and the case's tunables and choices, alg's code and
+ * the remap constants: what rules, local and define see. */
+int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t len);
 
 /* The next space-separated word of p into tok (its full length in *wlen
  * when not NULL); returns where the rest begins, NULL when none is left

@@ -17,7 +17,7 @@
  *                     variant has) is extra transfer time.
  *   gpu_tdr[alg=dgi|  remap by model before layer 1, by key before layer 2
  *     dgi_scan]       (hot_dgi and hot_warp_scan: no layer of cvp has two
- *                     paths, see cvp_check)
+ *                     paths, see the rules)
  *   melded            layer 2 melded per model (cvp.k says what and why)
  * Outputs: per pixel the residual and the context (layer-2 key), both
  * int32, compared exactly.
@@ -81,54 +81,26 @@ static const struct dh_kentry entries[] = {
     {0},
 };
 
-static void cfg_of(const struct dh_case *c, struct cvp_cfg *g)
+/* the size's w and h (kit.sizes) and the workload */
+static void cfg_of(const struct dh_pset *vars, struct cvp_cfg *g)
 {
     memset(g, 0, sizeof *g);
-    g->w = !strcmp(c->size, "small") ? 256 : !strcmp(c->size, "medium") ? 2048 : 8192;
-    g->h = !strcmp(c->size, "small") ? 256 : !strcmp(c->size, "medium") ? 2048 : 4096;
+    g->w = (int)dh_pset_num(vars, "w", 0);
+    g->h = (int)dh_pset_num(vars, "h", 0);
     g->wp = g->w + 2 * CVP_R;
     g->hp = g->h + CVP_R;
     g->n = (long)g->w * g->h;
-    g->seed = (unsigned)dh_pset_num(&c->params, "seed", 1);
-    g->noise = (int)dh_pset_num(&c->params, "noise", 24);
-    g->texture = dh_pset_num(&c->params, "texture", 0.3);
+    g->seed = (unsigned)dh_pset_num(vars, "seed", 1);
+    g->noise = (int)dh_pset_num(vars, "noise", 24);
+    g->texture = dh_pset_num(vars, "texture", 0.3);
 }
 
-/* local memory of cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the
- * exchanges (features; item and state), the work-group's pixel tile */
-static uint64_t cvp_local(const struct dh_case *c, int warp)
+static int cvp_defines(const struct dh_case *c, const struct dh_pset *vars,
+                       const struct dh_device_info *dev, char *buf, size_t len)
 {
+    (void)c;
     struct cvp_cfg g;
-    cfg_of(c, &g);
-    uint64_t wg = (uint64_t)dh_pset_num(&c->params, "wg", 256);
-    uint64_t nf = (uint64_t)dh_pset_num(&c->params, "nf", 16);
-    int scan = !strcmp(dh_pset_text(&c->params, "alg", "dgi"), "dgi_scan");
-    uint64_t per = wg / (scan ? (uint64_t)warp : nf ? nf : 1);
-    uint64_t ints = (uint64_t)CVP_NMODEL * per + (uint64_t)CVP_NKEY * per + 2 * wg
-                    + CVP_NMODEL + CVP_NKEY + (uint64_t)(CVP_NFEAT + 5) * wg;
-    uint64_t tile = wg <= (uint64_t)g.w ? 5 * (wg + 8) : (wg / (uint64_t)g.w + 4) * (uint64_t)g.wp;
-    return 4 * ints + 2 * tile;
-}
-
-static int cvp_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
-                     size_t len)
-{
-    (void)dev;
-    const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-    if (!strcmp(c->variant, "gpu_tdr") && !strncmp(alg, "hot", 3)) {
-        snprintf(why, len, "alg=%s uses HoT on two-path layers, and no layer of cvp has two "
-                 "paths (layer 1: %d models, layer 2: %d cases): it is alg=%s here",
-                 alg, CVP_NMODEL, CVP_NKEY, strcmp(alg, "hot_dgi") ? "dgi_scan" : "dgi");
-        return -DH_E_CONSTRAINT;
-    }
-    return 0;
-}
-
-static int cvp_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
-                       size_t len)
-{
-    struct cvp_cfg g;
-    cfg_of(c, &g);
+    cfg_of(vars, &g);
     size_t o = (size_t)snprintf(buf, len,
         "-D CVP_W=%d -D CVP_WP=%d -D CVP_OFF_BIAS=%d -D CVP_OFF_SW=%d -D CVP_OFF_RL=%d "
         "-D CVP_OFF_TL=%d -D CVP_BASE_FLAT=%d -D CVP_BASE_MED=%d -D CVP_BASE_GAP=%d "
@@ -151,7 +123,7 @@ static int cvp_generate(struct dh_khost *h, struct dh_err *err)
     if (!g)
         return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory");
     h->priv = g;
-    cfg_of(h->c, g);
+    cfg_of(&h->vars, g);
     if (cvp_train(g, h->data[PRM]) || cvp_gen_image(g, g->seed, g->wp, g->hp, h->data[IMG]))
         return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory for %ld "
                           "pixels", g->n);
@@ -278,35 +250,33 @@ static const struct dh_bb_def blocks[] = {
     {"texture_nlm", {.alu = 364, .mul = 24, .div = 1, .ldg = 24, .br = 2}},
 };
 
+_Static_assert(CVP_NMODEL == 6 && CVP_NKEY == 19 && CVP_NFEAT == 7 && CVP_R == 4,
+               "cvp.c: update the kit's derived names");
+static const struct dh_krule rules[] = {
+    {"alg=hot_dgi,hot_warp_scan", "0", "alg=hot_dgi and hot_warp_scan use HoT on two-path "
+     "layers, and no layer of cvp has two paths (layer 1: 6 models, layer 2: 19 cases): "
+     "they are alg=dgi and dgi_scan here"},
+    {0},
+};
+
 static const struct dh_kit kit = {
-    .sizes = {"w=256 h=256", "w=2048 h=2048", "w=8192 h=4096"},
-    .items = "w * h",
-    .noun = "pixels",
-    .bufs = bufs,
-    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
-    .entries = entries,
-    .generate = cvp_generate,
-    .reference = cvp_reference,
-    .free_priv = free,
-    .sort_key = cvp_sort_key,
-    .branch = cvp_branch,
-    .check = cvp_check,
-    .local_bytes = cvp_local,
-    .defines = cvp_defines,
+    .sizes = {"w=256 h=256", "w=2048 h=2048", "w=8192 h=4096"}, .items = "w * h",
+    .noun = "pixels", .derive = "nmodel = 6; nkey = 19; nfeat = 7; wp = w + 8",
+    DH_KIT_TABLES(bufs, entries), .rules = rules,
+    .generate = cvp_generate, .reference = cvp_reference, .free_priv = free,
+    .sort_key = cvp_sort_key, .branch = cvp_branch, .defines = cvp_defines,
+    /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
+     * (features; item and state) in ints, the work-group's pixel tile */
+    .local = "per = alg == DGI_SCAN ? wg / warp : wg / nf;"
+             "ints = (nmodel + nkey) * per + 2 * wg + nmodel + nkey + (nfeat + 5) * wg;"
+             "tile = wg <= w ? 5 * (wg + 8) : (wg / w + 4) * wp;"
+             "bytes = 4 * ints + 2 * tile",
 };
 
 const struct dh_bench dh_bench_frontier_cvp = {
-    .suite = "frontier",
-    .name = "cvp",
+    .suite = "frontier", .name = "cvp", .source = dh_src_frontier_cvp,
     .summary = "computer-vision prediction: trained tree picks one of 6 pixel predictors, "
                "each with data-dependent refinement cases",
-    .source = dh_src_frontier_cvp,
-    .params = params,
-    .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    .sweep = sweep,
-    .blocks = blocks,
-    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
-    .bound = "compute",
-    .kit = &kit,
-    DH_KIT_OPS,
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
 };

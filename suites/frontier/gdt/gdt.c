@@ -60,68 +60,23 @@ static const struct dh_kbuf bufs[] = {
 
 static const struct dh_kentry entries[] = {
     {"baseline", "gdt_baseline", "px rg vl six sec tree res"},
-    {"cpu_tdr", "gdt_baseline", "px rg vl six sec tree res"},
     {"gpu_tdr", "gdt_gpu_tdr", "px rg vl six sec tree res"},
     {"melded", "gdt_melded", "px rg vl six sec tree res"},
     {0},
 };
 
-/* the instruments of the case's size (the kit's sizes: "n=...") */
-static long size_n(const struct dh_case *c)
+static int gdt_defines(const struct dh_case *c, const struct dh_pset *vars,
+                       const struct dh_device_info *dev, char *buf, size_t len)
 {
-    int si = !strcmp(c->size, "small") ? 0 : !strcmp(c->size, "medium") ? 1 : 2;
-    return atol(c->bench->kit->sizes[si] + 2);
-}
-
-static int n_days(const struct dh_case *c)
-{
-    return (int)dh_pset_num(&c->params, "days", 504);
-}
-
-static int gdt_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
-                     size_t len)
-{
-    long n = size_n(c);
-    int days = n_days(c);
-    uint64_t array = (uint64_t)days * (uint64_t)n * 4;
-    if ((uint64_t)days * (uint64_t)n >= (1ull << 31)) {
-        snprintf(why, len, "days=%d x %ld instruments exceed the kernel's 32-bit indexing", days, n);
-        return -DH_E_CONSTRAINT;
-    }
-    if (dev && dev->max_alloc_bytes && array > dev->max_alloc_bytes) {
-        snprintf(why, len, "one day-major array needs %llu bytes, the device allocates at most "
-                 "%llu: use fewer days", (unsigned long long)array,
-                 (unsigned long long)dev->max_alloc_bytes);
-        return -DH_E_CONSTRAINT;
-    }
-    return 0;
-}
-
-/* local memory of gdt_gpu_tdr's three remap rounds, as gdt.k declares it */
-static uint64_t gdt_local(const struct dh_case *c, int warp)
-{
-    const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-    uint64_t wg = (uint64_t)dh_pset_num(&c->params, "wg", 256);
-    uint64_t nf = (uint64_t)dh_pset_num(&c->params, "nf", 16);
-    int scan = !!strstr(alg, "scan"), hot = !strncmp(alg, "hot", 3);
-    uint64_t per = scan ? wg / (uint64_t)warp : wg / (nf ? nf : 1);    /* counters per path */
-#define GDT_SHMN(P) ((uint64_t)(P) * per + wg + (uint64_t)(P))
-    uint64_t shm1 = hot ? wg + 2 : GDT_SHMN(2);
-    return 4 * (shm1 + GDT_SHMN(GDT_NKIND) + GDT_SHMN(3) + 10 * wg);
-#undef GDT_SHMN
-}
-
-static int gdt_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
-                       size_t len)
-{
-    (void)dev;
+    (void)c, (void)dev;
     int o = snprintf(buf, len,
         "-D GDT_N=%ld -D GDT_DAYS=%d -D GDT_S=%d -D GDT_WARM=%d -D GDT_W1=%d -D GDT_W2=%d "
         "-D GDT_W3=%d -D GDT_NFEAT=%d -D GDT_NKIND=%d -D GDT_LEVELS=%d -D GDT_SUBN=%d "
         "-D GDT_NI=%d -D GDT_CAP0=%d -D GDT_BUY=%d -D GDT_SELL=%d -D GDT_HOLD=%d "
         "-D GDT_K_VOLA=%d -D GDT_K_RSI=%d -D GDT_K_BRK=%d -D GDT_K_OBV=%d -D GDT_K_BETA=%d "
         "-D GDT_K_DD=%d",
-        size_n(c), n_days(c), (int)dh_pset_num(&c->params, "sectors", 24), GDT_WARM,
+        (long)dh_pset_num(vars, "n", 0), (int)dh_pset_num(vars, "days", 0),
+        (int)dh_pset_num(vars, "sectors", 0), GDT_WARM,
         GDT_W1, GDT_W2, GDT_W3, GDT_NFEAT, GDT_NKIND, GDT_LEVELS, GDT_SUBN, GDT_NI, GDT_CAP0,
         GDT_BUY, GDT_SELL, GDT_HOLD, GDT_K_VOLA, GDT_K_RSI, GDT_K_BRK, GDT_K_OBV, GDT_K_BETA,
         GDT_K_DD);
@@ -136,9 +91,9 @@ static int gdt_gen(struct dh_khost *h, struct dh_err *err)
         return dh_err_set(err, DH_E_RESOURCES, "frontier/gdt: out of host memory");
     h->priv = g;
     *g = (struct gdt_data){
-        .n = h->items, .days = n_days(h->c),
-        .sectors = (int)dh_pset_num(&h->c->params, "sectors", 24),
-        .seed = (unsigned)dh_pset_num(&h->c->params, "seed", 1),
+        .n = h->items, .days = (int)dh_pset_num(&h->vars, "days", 0),
+        .sectors = (int)dh_pset_num(&h->vars, "sectors", 0),
+        .seed = (unsigned)dh_pset_num(&h->vars, "seed", 0),
         .px = h->data[PX], .rg = h->data[RG], .vl = h->data[VL], .sec = h->data[SEC],
         .six = h->data[SIX], .tree = h->data[TREE], .ref = h->want[RES],
     };
@@ -261,33 +216,23 @@ static const struct dh_bb_def blocks[] = {
 };
 
 static const struct dh_kit kit = {
-    .sizes = {"n=1024", "n=131072", "n=524288"},
-    .items = "n",
-    .noun = "instruments",
-    .bufs = bufs,
-    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
-    .entries = entries,
-    .generate = gdt_gen,
-    .reference = gdt_ref,
-    .free_priv = gdt_release,
-    .sort_key = gdt_key,
-    .branch = gdt_branch,
-    .check = gdt_check,
-    .local_bytes = gdt_local,
-    .defines = gdt_defines,
+    .sizes = {"n=1024", "n=131072", "n=524288"}, .items = "n", .noun = "instruments",
+    DH_KIT_TABLES(bufs, entries), .defines = gdt_defines,
+    .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
+    .sort_key = gdt_key, .branch = gdt_branch,
+    /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
+     * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
+     * (dgi_scan: wg / warp); 10 ints a lane carried */
+    .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
+             "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
+             "k = " GDT_STR(GDT_NKIND) ";"
+             "bytes = 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
 
 const struct dh_bench dh_bench_frontier_gdt = {
-    .suite = "frontier",
-    .name = "gdt",
-    .summary = "GP decision tree trading one instrument per item over ~2 years of daily data, 3 layers",
-    .source = dh_src_frontier_gdt,
-    .params = params,
-    .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    .sweep = sweep,
-    .blocks = blocks,
-    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
-    .bound = "memory",
-    .kit = &kit,
-    DH_KIT_OPS,
+    .suite = "frontier", .name = "gdt", .source = dh_src_frontier_gdt,
+    .summary = "GP decision tree trading one instrument per item over ~2 years of daily "
+               "data, 3 layers",
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
+    DH_BENCH_BLOCKS(blocks, "memory"), DH_KIT(kit),
 };

@@ -53,6 +53,8 @@ static const struct dh_param_def params[] = {
 static const char *const sweep[] = {"seed=1", NULL};
 
 /* the counts below write PL_NCOLS and 2 * PL_WORDS out */
+#define PL_STR_(x) #x
+#define PL_STR(x) PL_STR_(x)
 _Static_assert(PL_NCOLS == 14 && PL_WORDS == 168, "pol.c: update the buffer counts");
 
 enum { IN, POL, BASE, REFORM, CHANGE };
@@ -66,17 +68,9 @@ static const struct dh_kbuf bufs[] = {
 
 static const struct dh_kentry entries[] = {
     {"baseline", "pl_baseline", "in n pol base reform change"},
-    {"cpu_tdr", "pl_baseline", "in n pol base reform change"},
     {"gpu_tdr", "pl_gpu_tdr", "in n pol base reform change"},
     {"melded", "pl_melded", "in n pol base reform change"},
     {0},
-};
-
-#define PL_DECILES 10
-#define PL_CELLS (PL_NSTATUS * PL_DECILES)
-/* one cell of the aggregation */
-struct pl_agg {
-    int64_t units, base, reform, change, winners, losers;
 };
 
 /* host data beyond the buffers */
@@ -89,86 +83,6 @@ struct pl_priv {
 static struct pl_input input_of(const struct dh_khost *h)
 {
     return (struct pl_input){.n = h->items, .col = h->data[IN]};
-}
-
-/* Local memory of pl_gpu_tdr, bytes: a remap buffer per round, the
- * values rounds 2 (13 int64 a lane) and 3 (7) carry. Remaps: DGI
- * P * (wg / nf) + wg + P ints, dgi_scan P * (wg / warp) + wg + P, HoT and
- * hot_warp wg + 2. */
-static uint64_t pl_local(const struct dh_case *c, int warp)
-{
-    const char *alg = dh_pset_text(&c->params, "alg", "hot_dgi");
-    int rounds = (int)dh_pset_num(&c->params, "rounds", 3);
-    int nf = (int)dh_pset_num(&c->params, "nf", 16);
-    int dgi = !strcmp(alg, "hot_dgi") || !strcmp(alg, "dgi"), hot = !strncmp(alg, "hot", 3);
-    uint64_t w = (uint64_t)dh_pset_num(&c->params, "wg", 256);
-    uint64_t per = dgi ? w / (uint64_t)(nf > 0 ? nf : 1) : w / (uint64_t)warp;
-#define MULTI(P) ((uint64_t)(P) * per + w + (P))
-    uint64_t two = hot ? w + 2 : MULTI(2);
-    uint64_t bytes = 4 * two;
-    if (rounds >= 2)
-        bytes += 4 * two + 8 * 13 * w;
-    if (rounds >= 3)
-        bytes += 4 * MULTI(PL_CREDIT_PATHS) + 8 * 7 * w;
-#undef MULTI
-    return bytes;
-}
-
-static int pl_defines(const struct dh_case *c, const struct dh_device_info *dev, char *buf,
-                      size_t len)
-{
-    (void)dev;
-    int o = snprintf(buf, len, "-D PL_WORDS_HOST=%d", PL_WORDS);
-    if (o >= 0 && (size_t)o < len && !strcmp(c->variant, "gpu_tdr"))
-        o += snprintf(buf + o, len - (size_t)o, " -D PL_ROUNDS=%d",
-                      (int)dh_pset_num(&c->params, "rounds", 3));
-    return o >= 0 && (size_t)o < len ? 0 : -DH_E_INTERNAL;
-}
-
-/* ---- aggregation: per filing status and income decile ---- */
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Deciles of gross income from an evenly spaced sample of the units. */
-static int assign_deciles(const struct pl_input *in, uint8_t *decile)
-{
-    long n = in->n, m = n < 65536 ? n : 65536;
-    int64_t *g = malloc((size_t)m * sizeof *g), cut[PL_DECILES - 1];
-    if (!g)
-        return -1;
-    for (long k = 0; k < m; k++)
-        g[k] = pl_gross_income(in, k * (n / m));
-    qsort(g, (size_t)m, sizeof *g, cmp_i64);
-    for (int j = 1; j < PL_DECILES; j++)
-        cut[j - 1] = g[m * j / PL_DECILES];
-    free(g);
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        int64_t v = pl_gross_income(in, i);
-        int d = 0;
-        while (d < PL_DECILES - 1 && v >= cut[d])
-            d++;
-        decile[i] = (uint8_t)d;
-    }
-    return 0;
-}
-
-static void aggregate(const struct pl_input *in, const uint8_t *decile, const int64_t *tb,
-                      const int64_t *tr, const int64_t *td, struct pl_agg *agg)
-{
-    memset(agg, 0, PL_CELLS * sizeof *agg);
-    for (long i = 0; i < in->n; i++) {
-        struct pl_agg *a = &agg[(in->col[PL_DEMO * in->n + i] & 3) * PL_DECILES + decile[i]];
-        a->units++;
-        a->base += tb[i];
-        a->reform += tr[i];
-        a->change += td[i];
-        a->winners += td[i] < 0;
-        a->losers += td[i] > 0;
-    }
 }
 
 /* ---- host data: input, policies, reference ---- */
@@ -187,7 +101,7 @@ static int pl_make(struct dh_khost *h, struct dh_err *err)
     pl_policies(h->data[POL]);
     struct pl_priv *p = h->priv = calloc(1, sizeof *p);
     if (!p || !(p->info.keys = malloc((size_t)h->items * PL_NLAYERS))
-        || !(p->decile = malloc((size_t)h->items)) || assign_deciles(&in, p->decile))
+        || !(p->decile = malloc((size_t)h->items)) || pl_deciles(&in, p->decile))
         return dh_err_set(err, DH_E_RESOURCES, "frontier/pol: out of host memory for %ld "
                           "households", h->items);
     return 0;
@@ -202,7 +116,7 @@ static int pl_expect(struct dh_khost *h, struct dh_err *err)
     pl_reference(&in, h->data[POL], tb, tr, &p->info);
     for (long i = 0; i < h->items; i++)
         td[i] = tr[i] - tb[i];
-    aggregate(&in, p->decile, tb, tr, td, p->agg_ref);
+    pl_aggregate(&in, p->decile, tb, tr, td, p->agg_ref);
     if (getenv("DH_POL_MODEL"))
         fprintf(stderr, "frontier/pol: %ld households, baseline CFE (BBV model, warp 32) %.3f\n",
                 h->items, p->info.cfe_model);
@@ -226,7 +140,7 @@ static void pl_verify_more(const struct dh_khost *h, void *const *got, long base
     const struct pl_priv *p = h->priv;
     struct pl_input in = input_of(h);
     struct pl_agg agg[PL_CELLS];
-    aggregate(&in, p->decile, got[BASE], got[REFORM], got[CHANGE], agg);
+    pl_aggregate(&in, p->decile, got[BASE], got[REFORM], got[CHANGE], agg);
     for (int cell = 0; cell < PL_CELLS; cell++) {
         const int64_t *g = &agg[cell].units, *w = &p->agg_ref[cell].units;
         for (int f = 0; f < 6; f++)
@@ -323,33 +237,24 @@ static const struct dh_bb_def blocks[] = {
 };
 
 static const struct dh_kit kit = {
-    .sizes = {"n=16384", "n=1048576", "n=16777216"},
-    .items = "n",
-    .noun = "households",
-    .bufs = bufs,
-    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
-    .entries = entries,
-    .generate = pl_make,
-    .reference = pl_expect,
-    .free_priv = pl_free,
-    .sort_key = pl_key,
-    .branch = pl_branch,
-    .local_bytes = pl_local,
-    .defines = pl_defines,
-    .verify_more = pl_verify_more,
+    .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
+    DH_KIT_TABLES(bufs, entries), .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds",
+    .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
+    .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
+    /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI
+     * P * (wg / nf) + wg + P, dgi_scan P * (wg / warp) + wg + P, HoT and
+     * hot_warp wg + 2), the values rounds 2 (13 int64 a lane) and 3 (7)
+     * carry */
+    .local = "per = alg == HOT_DGI || alg == DGI ? wg / nf : wg / warp;"
+             "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
+             "cr = " PL_STR(PL_CREDIT_PATHS) ";"
+             "bytes = 4 * two + (rounds >= 2 ? 4 * two + 8 * 13 * wg : 0)"
+             "        + (rounds >= 3 ? 4 * (cr * per + wg + cr) + 8 * 7 * wg : 0)",
 };
 
 const struct dh_bench dh_bench_frontier_pol = {
-    .suite = "frontier",
-    .name = "pol",
+    .suite = "frontier", .name = "pol", .source = dh_src_frontier_pol,
     .summary = "tax-policy microsimulation: two policies per household, 3 divergent layers",
-    .source = dh_src_frontier_pol,
-    .params = params,
-    .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    .sweep = sweep,
-    .blocks = blocks,
-    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
-    .bound = "compute",
-    .kit = &kit,
-    DH_KIT_OPS,
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
 };

@@ -141,4 +141,15 @@ int64_t pl_gross_income(const struct pl_input *in, long i);
 int pl_sort_key(const struct pl_input *in, long i);   /* status * 6 + band */
 #define PL_NSORTKEYS (PL_NSTATUS * 6)
 
+/* pol_agg.c: the study's aggregation, per filing status and income decile */
+#define PL_DECILES 10
+#define PL_CELLS (PL_NSTATUS * PL_DECILES)
+struct pl_agg {
+    int64_t units, base, reform, change, winners, losers;
+};
+/* deciles of gross income (from an evenly spaced sample); 0 or -1 (memory) */
+int pl_deciles(const struct pl_input *in, uint8_t *decile);
+void pl_aggregate(const struct pl_input *in, const uint8_t *decile, const int64_t *tb,
+                  const int64_t *tr, const int64_t *td, struct pl_agg *agg);
+
 #endif

@@ -48,7 +48,6 @@ static const struct dh_kbuf bufs[] = {
 
 static const struct dh_kentry entries[] = {
     {"baseline", "mb_baseline", "x key y"},
-    {"cpu_tdr", "mb_baseline", "x key y"},
     {"cpu_tdr/rr", "mb_rr", "x key y perm"},
     {"gpu_tdr", "mb_gpu_tdr", "x key y"},
     {"melded", "mb_melded", "x key y"},
@@ -88,69 +87,21 @@ static void cfg_of(const struct dh_case *c, struct mb_cfg *g)
     }
 }
 
-static int mb_check(const struct dh_case *c, const struct dh_device_info *dev,
-                    char *why, size_t len)
+/* the paths' constants as exact floats: MB_A0.. MB_C<P-1>, with two
+ * layers MB_D0.. MB_F<P*P-1> */
+static int mb_defines(const struct dh_case *c, const struct dh_pset *vars,
+                      const struct dh_device_info *dev, char *buf, size_t len)
 {
-    (void)dev;
+    (void)vars, (void)dev;
     struct mb_cfg g;
     cfg_of(c, &g);
-    if (g.layers == 2 && g.P > 4) {
-        snprintf(why, len, "layers=2 supports paths=2 or 4 (paths=%d gives %d leaves)",
-                 g.P, g.P * g.P);
-        return -DH_E_CONSTRAINT;
-    }
-    const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-    if (!strcmp(c->variant, "gpu_tdr") && !strncmp(alg, "hot", 3) && (g.P != 2 || g.layers != 1)) {
-        snprintf(why, len, "alg=%s remaps two paths only (paths=%d layers=%d): use alg=dgi",
-                 alg, g.P, g.layers);
-        return -DH_E_CONSTRAINT;
-    }
-    return 0;
-}
-
-/* local memory of mb_gpu_tdr, as branch.k declares it */
-static uint64_t mb_local(const struct dh_case *c, int warp)
-{
-    struct mb_cfg g;
-    cfg_of(c, &g);
-    const char *alg = dh_pset_text(&c->params, "alg", "dgi");
-    uint64_t wg = (uint64_t)dh_pset_num(&c->params, "wg", 256);
-    uint64_t nf = (uint64_t)dh_pset_num(&c->params, "nf", 16), nk = (uint64_t)g.nkeys;
-    int hot = !strncmp(alg, "hot", 3), fast = !!strchr(alg, '_');
-    uint64_t ints = hot ? wg + 2
-                    : fast ? nk * (wg / (uint64_t)warp) + wg + nk
-                    : nk * (wg / (nf ? nf : 1)) + wg + nk;
-    if (g.layers == 2)      /* a second round's buffers, value and index */
-        ints = 2 * ints + 2 * wg;
-    return 4 * (ints < wg ? wg : ints);
-}
-
-static int put_f(char *buf, size_t len, size_t *o, const char *name, int k, float v)
-{
-    int w = snprintf(buf + *o, len - *o, " -D %s%d=%af", name, k, (double)v);
-    if (w < 0 || (size_t)w >= len - *o)
-        return -1;
-    *o += (size_t)w;
-    return 0;
-}
-
-static int mb_defines(const struct dh_case *c, const struct dh_device_info *dev,
-                      char *buf, size_t len)
-{
-    (void)dev;
-    struct mb_cfg g;
-    cfg_of(c, &g);
-    size_t o = (size_t)snprintf(buf, len, "-D MB_P=%d -D MB_LAYERS=%d -D MB_ITERS=%d",
-                                g.P, g.layers, g.iters);
-    for (int k = 0; k < g.P; k++)
-        if (put_f(buf, len, &o, "MB_A", k, g.A[k]) || put_f(buf, len, &o, "MB_B", k, g.B[k])
-            || put_f(buf, len, &o, "MB_C", k, g.C[k]))
-            return -DH_E_INTERNAL;
-    if (g.layers == 2)
-        for (int k = 0; k < g.nkeys; k++)
-            if (put_f(buf, len, &o, "MB_D", k, g.D[k]) || put_f(buf, len, &o, "MB_E", k, g.E[k])
-                || put_f(buf, len, &o, "MB_F", k, g.F[k]))
-                return -DH_E_INTERNAL;
+    const float *tab[6] = {g.A, g.B, g.C, g.D, g.E, g.F};
+    size_t o = 0;
+    buf[0] = 0;
+    for (int t = 0; t < 6; t++)
+        for (int k = 0; k < (t < 3 ? g.P : g.layers == 2 ? g.nkeys : 0) && o < len; k++)
+            o += (size_t)snprintf(buf + o, len - o, "%s-D MB_%c%d=%af", o ? " " : "", 'A' + t,
+                                  k, (double)tab[t][k]);
     return o < len ? 0 : -DH_E_INTERNAL;
 }
 
@@ -268,32 +219,31 @@ static const struct dh_bb_def blocks[] = {
     MB_E2(8), MB_E2(9), MB_E2(10), MB_E2(11), MB_E2(12), MB_E2(13), MB_E2(14), MB_E2(15),
 };
 
+static const struct dh_krule rules[] = {
+    {NULL, "layers == 1 || paths <= 4", "layers=2 supports paths=2 or 4 (paths=8 gives 64 leaves)"},
+    {"alg=hot,hot_warp", "paths == 2 && layers == 1",
+     "alg=hot and hot_warp remap two paths only (paths=2 layers=1): use alg=dgi"},
+    {0},
+};
+
 static const struct dh_kit kit = {
-    .sizes = {"n=32768", "n=4194304", "n=16777216"},
-    .items = "n",
-    .bufs = bufs,
-    .n_bufs = (int)(sizeof bufs / sizeof bufs[0]),
-    .entries = entries,
-    .generate = mb_generate,
-    .reference = mb_reference,
-    .sort_key = mb_sort_key,
-    .branch = mb_branch,
-    .check = mb_check,
-    .local_bytes = mb_local,
-    .defines = mb_defines,
+    .sizes = {"n=32768", "n=4194304", "n=16777216"}, .items = "n",
+    .derive = "nkeys = layers == 2 ? paths * paths : paths",
+    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters",
+    DH_KIT_TABLES(bufs, entries), .rules = rules,
+    .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
+    .sort_key = mb_sort_key, .branch = mb_branch,
+    /* mb_gpu_tdr's remap buffers (ints), as branch.k declares them: HoT
+     * wg + 2; DGI nkeys * wg / nf + wg + nkeys (dgi_scan: wg / warp); a
+     * second layer a second round and its value and index */
+    .local = "per = alg == DGI ? wg / nf : wg / warp;"
+             "round = alg == HOT || alg == HOT_WARP ? wg + 2 : nkeys * per + wg + nkeys;"
+             "bytes = 4 * (layers == 2 ? 2 * round + 2 * wg : round)",
 };
 
 const struct dh_bench dh_bench_micro_branch = {
-    .suite = "micro",
-    .name = "branch",
+    .suite = "micro", .name = "branch", .source = dh_src_micro_branch,
     .summary = "compute-bound branch with P data-chosen paths, flat or nested",
-    .source = dh_src_micro_branch,
-    .params = params,
-    .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    .sweep = sweep,
-    .blocks = blocks,
-    .n_blocks = (int)(sizeof blocks / sizeof blocks[0]),
-    .bound = "compute",
-    .kit = &kit,
-    DH_KIT_OPS,
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
 };
