@@ -167,7 +167,7 @@ ab-micro|ab-frontier)
         --out "$out/ab-$suite-$who$k" > "$out/ab-$suite-$who$k.txt" 2>&1
   done; done
   for k in 1 2; do
-    $H compare "$out/ab-$suite-new$k/results.xml" "$out/ab-$suite-old$k/results.xml" \
+    $H compare "$out/ab-$suite-old$k/results.xml" "$out/ab-$suite-new$k/results.xml" \
         > "$out/ab-$suite-compare$k.txt" 2>&1
     tail -n 25 "$out/ab-$suite-compare$k.txt"
   done ;;

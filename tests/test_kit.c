@@ -96,6 +96,16 @@ static const struct dh_bench tbench = {
     .variants = "baseline,cpu_tdr,melded", DH_KIT(tkit),
 };
 
+/* the same, its key declared as buffer b's first column (read in place) */
+static const struct dh_kit skit = {
+    .sizes = {"n=4096", "n=4096", "n=4096"}, .items = "n", DH_KIT_TABLES(tbufs, tentries),
+    .generate = t_generate, .reference = t_reference, .sort_by = "b", .sort_keys = "5",
+};
+static const struct dh_bench sbench = {
+    .suite = "test", .name = "kit_sort_by", .summary = "test", .source = test_src,
+    .params = tparams, .variants = "baseline,cpu_tdr", DH_KIT(skit),
+};
+
 static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
                   const char *mech)
 {
@@ -232,6 +242,20 @@ static void declared(void **st)
     dev.max_alloc_bytes = 4096 * 4 * 16 - 1;
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
     assert_non_null(strstr(why, "buffer b needs 262144 bytes"));
+    /* a sort_by that is not a per-item int input */
+    struct dh_kit bad = dkit;
+    struct dh_bench bb = dbench;
+    bad.sort_by = "y";
+    bad.sort_keys = "4";
+    bb.kit = &bad;
+    kcase(&c, &bb, "baseline", NULL);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "sort_by \"y\""));
+    bad.sort_by = "b";
+    bad.sort_keys = "paths - 4";
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "at least 1"));
+    kcase(&c, &dbench, "baseline", NULL);
     /* a buffer over 2^31-1 elements (medium: 16 * 2^30) */
     dev.max_alloc_bytes = 0;
     snprintf(c.size, sizeof c.size, "medium");
@@ -262,6 +286,10 @@ static void on_device(void **st)
         if (k)
             assert_true(r.host_ms[0] >= 0);
     }
+    kcase(&c, &sbench, "cpu_tdr", "dlt");
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.verify.checked, 4096);
     kcase(&c, &tbench, "melded", NULL);
     assert_int_equal(dh_session_run(s, &c, &r), 0);
     assert_int_equal(r.status, DH_E_WRONG);

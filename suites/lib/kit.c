@@ -272,14 +272,40 @@ static int rule_applies(const struct dh_case *c, const char *when)
 
 /* ---- constraints, memory, defines ---- */
 
+/* sort_by's buffer and the number of its keys (0 where none is declared) */
+static int sort_by_keys(const struct dh_kit *k, const struct dh_pset *vars, int *nk, char *why,
+                        size_t len)
+{
+    long v = 0;
+    *nk = 0;
+    if (!k->sort_by)
+        return 0;
+    int b = dh_kit_buf_index(k, k->sort_by);
+    if (b < 0 || !(k->bufs[b].flags & DH_KB_ITEM) || k->bufs[b].role == DH_OUT
+        || (k->bufs[b].type != DH_T_I32 && k->bufs[b].type != DH_T_U32)) {
+        snprintf(why, len, "sort_by \"%s\" is not a per-item int input buffer", k->sort_by);
+        return -DH_E_DATA;
+    }
+    char w[256];
+    if (!k->sort_keys || dh_expr_eval(k->sort_keys, vars, 32, 1024, dh_pset_num(vars, "items", 0),
+                                      &v, w, sizeof w) || v < 1 || v > INT32_MAX) {
+        snprintf(why, len, "sort_keys \"%s\": %s", k->sort_keys ? k->sort_keys : "(none)",
+                 k->sort_keys ? (v < 1 ? "must be at least 1" : w) : "declare the number of keys");
+        return -DH_E_DATA;
+    }
+    *nk = (int)v;
+    return 0;
+}
+
 int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char *why,
                  size_t len)
 {
     const struct dh_kit *k = kit_of(c);
     struct dh_pset vars;
     long items, count[DH_KIT_MAXBUF];
+    int nk;
     if (dh_kit_dims(k, c, &vars, &items, count, why, len)
-        || dh_kit_vars(c, &vars, why, len))
+        || sort_by_keys(k, &vars, &nk, why, len) || dh_kit_vars(c, &vars, why, len))
         return -DH_E_CONSTRAINT;
     if (!entry_of(k, c)) {
         snprintf(why, len, "%s has no kernel entry for %s%s", c->bench_name, c->variant,
@@ -435,7 +461,8 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
     h->kit = k;
     h->c = c;
     char why[512];
-    if (dh_kit_dims(k, c, &h->vars, &h->items, h->count, why, sizeof why)) {
+    if (dh_kit_dims(k, c, &h->vars, &h->items, h->count, why, sizeof why)
+        || sort_by_keys(k, &h->vars, &h->sort_nk, why, sizeof why)) {
         free(h);
         return dh_err_set(err, DH_E_DATA, "%s/%s: %s", c->suite, c->bench_name, why);
     }
@@ -610,6 +637,49 @@ static void move_columns(const void *src, void *dst, const int *perm, long items
     }
 }
 
+/* dlt's forward move of every per-item input: the 4-byte columns of the
+ * same index moved together (one read of perm for all of them, as a
+ * hand-written loop would), other element sizes buffer by buffer */
+static void move_inputs(struct dh_khost *h)
+{
+    const struct dh_kit *k = h->kit;
+    struct dh_kcase *kc = h->kc;
+    const int *perm = kc->perm;
+    long n = h->items, most = 0;
+    for (int b = 0; b < k->n_bufs; b++) {
+        const struct dh_kbuf *d = &k->bufs[b];
+        if (!kc->present[b] || d->role == DH_OUT || d->gather || !(d->flags & DH_KB_ITEM))
+            continue;
+        if (dh_ktype_size(d->type) != 4)
+            move_columns(h->data[b], kc->stage[b], perm, n, h->count[b],
+                         dh_ktype_size(d->type), 0);
+        else if (h->count[b] / n > most)
+            most = h->count[b] / n;
+    }
+    for (long c = 0; c < most; c++) {
+        const uint32_t *src[DH_KIT_MAXBUF];
+        uint32_t *dst[DH_KIT_MAXBUF];
+        int m = 0;
+        for (int b = 0; b < k->n_bufs; b++) {
+            const struct dh_kbuf *d = &k->bufs[b];
+            if (kc->present[b] && d->role != DH_OUT && !d->gather && (d->flags & DH_KB_ITEM)
+                && dh_ktype_size(d->type) == 4 && c < h->count[b] / n) {
+                src[m] = (const uint32_t *)h->data[b] + (size_t)c * (size_t)n;
+                dst[m++] = (uint32_t *)kc->stage[b] + (size_t)c * (size_t)n;
+            }
+        }
+        if (m == 1)
+            for (long j = 0; j < n; j++)
+                dst[0][j] = src[0][perm[j]];
+        else
+            for (long j = 0; j < n; j++) {
+                int p = perm[j];
+                for (int q = 0; q < m; q++)
+                    dst[q][j] = src[q][p];
+            }
+    }
+}
+
 /* regroup=key: the benchmark's keys, a stable counting sort */
 struct by_key_ctx {
     struct dh_khost *h;
@@ -621,24 +691,32 @@ static void by_key(void *ctx)
     struct by_key_ctx *b = ctx;
     struct dh_khost *h = b->h;
     struct dh_kcase *kc = h->kc;
-    int nk = h->kit->sort_key ? h->kit->sort_key(h, kc->key) : 0;
-    long *start = nk > 0 ? calloc((size_t)nk + 1, sizeof *start) : NULL;
+    const struct dh_kit *k = h->kit;
+    const int *key = kc->key;
+    int nk = 0;
+    if (k->sort_by) {                   /* a declared key buffer: read in place */
+        key = h->data[dh_kit_buf_index(k, k->sort_by)];
+        nk = h->sort_nk;
+    } else if (k->sort_key) {
+        nk = k->sort_key(h, kc->key);
+    }
+    long *start = nk > 0 && key ? calloc((size_t)nk + 1, sizeof *start) : NULL;
     if (!start) {
         b->failed = 1;
         return;
     }
     for (long i = 0; i < h->items; i++) {
-        if (kc->key[i] < 0 || kc->key[i] >= nk) {     /* a benchmark's bug, not a crash */
+        if (key[i] < 0 || key[i] >= nk) {         /* a benchmark's bug, not a crash */
             free(start);
             b->failed = 1;
             return;
         }
-        start[kc->key[i] + 1]++;
+        start[key[i] + 1]++;
     }
     for (int q = 1; q <= nk; q++)
         start[q] += start[q - 1];
     for (long i = 0; i < h->items; i++)
-        kc->perm[start[kc->key[i]]++] = (int)i;
+        kc->perm[start[key[i]]++] = (int)i;
     free(start);
 }
 
@@ -726,6 +804,11 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
             smp->xfer_ms = dh_now_ms() - t0;       /* the index array is extra */
         }
     }
+    if (dlt) {                                   /* the data moved (host time) */
+        double t0 = dh_now_ms();
+        move_inputs(h);
+        smp->host_ms += dh_now_ms() - t0;
+    }
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         if (!kc->present[b] || d->role == DH_OUT)
@@ -733,15 +816,12 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         struct dh_buffer *dst = kc->dev[b][copies_of(d, kc->rot) > 1 ? run.rot : 0];
         size_t bytes = bytes_of(h, b);
         if (dlt && ((d->flags & DH_KB_ITEM) || d->gather)) {
-            /* dlt: the data moved into the regrouped order (host time) */
             double t0 = dh_now_ms();
-            if (d->gather)
+            if (d->gather) {                     /* made, not moved: host time too */
                 d->gather(h, kc->perm, kc->stage[b]);
-            else
-                move_columns(h->data[b], kc->stage[b], kc->perm, h->items, h->count[b],
-                             dh_ktype_size(d->type), 0);
-            smp->host_ms += dh_now_ms() - t0;
-            t0 = dh_now_ms();
+                smp->host_ms += dh_now_ms() - t0;
+                t0 = dh_now_ms();
+            }
             if ((rc = x->be->copy(dst, kc->stage[b], bytes, DH_TO_DEVICE, err)))
                 return rc;
             if (d->gather)                       /* bytes beyond any upload */

@@ -91,6 +91,7 @@ struct dh_khost {
     void *data[DH_KIT_MAXBUF];          /* inputs as generated (in, inout; NULL for gather buffers) */
     void *want[DH_KIT_MAXBUF];          /* the reference's outputs (out, inout) */
     void *priv;                         /* the benchmark's own host data (generate sets it) */
+    int sort_nk;                        /* sort_by's number of keys */
     /* the case on the device (dh_kit.c) */
     struct dh_kcase *kc;
     /* the remap ceiling of the last (wg, warp) asked */
@@ -139,6 +140,10 @@ struct dh_kit {
     int (*reference)(struct dh_khost *h, struct dh_err *err);
     void (*free_priv)(void *priv);
 
+    /* (optional) cpu_tdr regroup=key: a per-item int buffer whose first
+     * column is the key, read in place, and the number of keys (an
+     * expression); or, for keys computed on the host, sort_key */
+    const char *sort_by, *sort_keys;
     /* (optional) cpu_tdr regroup=key: fill key[i] for every item (host time
      * of the variant), return the number of keys (> 0) */
     int (*sort_key)(const struct dh_khost *h, int *key);

@@ -176,15 +176,6 @@ static int mb_generate(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
-/* cpu_tdr regroup=key: the branch key itself */
-static int mb_sort_key(const struct dh_khost *h, int *key)
-{
-    struct mb_cfg g;
-    cfg_of(h->c, &g);
-    memcpy(key, h->data[KEY], (size_t)h->items * sizeof *key);
-    return g.nkeys;
-}
-
 /* the ceiling: nested, the outer path (key / P) then the leaf */
 static int mb_branch(const struct dh_khost *h, long layer, int *key, const double **cost)
 {
@@ -232,7 +223,7 @@ static const struct dh_kit kit = {
     .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
-    .sort_key = mb_sort_key, .branch = mb_branch,
+    .sort_by = "key", .sort_keys = "nkeys", .branch = mb_branch,     /* cpu_tdr; the ceiling */
     /* mb_gpu_tdr's remap buffers (ints), as branch.k declares them: HoT
      * wg + 2; DGI nkeys * wg / nf + wg + nkeys (dgi_scan: wg / warp); a
      * second layer a second round and its value and index */
