@@ -255,6 +255,19 @@ static void declared(void **st)
     bad.sort_keys = "paths - 4";
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
     assert_non_null(strstr(why, "at least 1"));
+    /* a generated key beyond sort_keys: refused at setup, before any
+     * timed sort reads it (b holds 0 .. 4, four keys declared) */
+    struct dh_kit few = skit;
+    struct dh_bench fb = sbench;
+    few.sort_keys = "4";
+    fb.kit = &few;
+    kcase(&c, &fb, "cpu_tdr", "dlt");
+    void *state = NULL;
+    struct dh_err e = {0};
+    assert_int_equal(dh_kit_setup(&c, &state, &e), -DH_E_INTERNAL);
+    assert_null(state);
+    assert_non_null(strstr(e.msg, "sort key b["));
+    assert_non_null(strstr(e.msg, "outside 0 .. 3"));
     kcase(&c, &dbench, "baseline", NULL);
     /* a buffer over 2^31-1 elements (medium: 16 * 2^30) */
     dev.max_alloc_bytes = 0;

@@ -480,6 +480,14 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
         }
     }
     int rc = k->generate(h, err);
+    if (!rc && k->sort_by) {             /* checked once: the timed sort trusts them */
+        const int *key = h->data[dh_kit_buf_index(k, k->sort_by)];
+        for (long i = 0; i < h->items && !rc; i++)
+            if (key[i] < 0 || key[i] >= h->sort_nk)
+                rc = dh_err_set(err, DH_E_INTERNAL, "%s: sort key %s[%ld] = %d is outside "
+                                "0 .. %d (the benchmark's generator)", c->bench_name, k->sort_by,
+                                i, key[i], h->sort_nk - 1);
+    }
     if (!rc)
         rc = k->reference(h, err);
     if (rc) {
@@ -637,6 +645,40 @@ static void move_columns(const void *src, void *dst, const int *perm, long items
     }
 }
 
+/* m columns gathered through one read of perm; two or three at a time
+ * so that each loop is a straight run of loads and stores (a loop over
+ * m inside the item loop is slower than moving them one by one) */
+static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
+                       const int *restrict perm, long n)
+{
+    int q = 0;
+    for (; m - q >= 3 && m - q != 4; q += 3) {
+        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1], *restrict s2 = src[q + 2];
+        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1], *restrict d2 = dst[q + 2];
+        for (long j = 0; j < n; j++) {
+            int p = perm[j];
+            d0[j] = s0[p];
+            d1[j] = s1[p];
+            d2[j] = s2[p];
+        }
+    }
+    for (; m - q >= 2; q += 2) {
+        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];
+        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];
+        for (long j = 0; j < n; j++) {
+            int p = perm[j];
+            d0[j] = s0[p];
+            d1[j] = s1[p];
+        }
+    }
+    if (q < m) {
+        const uint32_t *restrict s0 = src[q];
+        uint32_t *restrict d0 = dst[q];
+        for (long j = 0; j < n; j++)
+            d0[j] = s0[perm[j]];
+    }
+}
+
 /* dlt's forward move of every per-item input: the 4-byte columns of the
  * same index moved together (one read of perm for all of them, as a
  * hand-written loop would), other element sizes buffer by buffer */
@@ -668,15 +710,7 @@ static void move_inputs(struct dh_khost *h)
                 dst[m++] = (uint32_t *)kc->stage[b] + (size_t)c * (size_t)n;
             }
         }
-        if (m == 1)
-            for (long j = 0; j < n; j++)
-                dst[0][j] = src[0][perm[j]];
-        else
-            for (long j = 0; j < n; j++) {
-                int p = perm[j];
-                for (int q = 0; q < m; q++)
-                    dst[q][j] = src[q][p];
-            }
+        move_fused(src, dst, m, perm, n);
     }
 }
 
@@ -705,13 +739,18 @@ static void by_key(void *ctx)
         b->failed = 1;
         return;
     }
-    for (long i = 0; i < h->items; i++) {
-        if (key[i] < 0 || key[i] >= nk) {         /* a benchmark's bug, not a crash */
-            free(start);
-            b->failed = 1;
-            return;
+    if (k->sort_by) {                   /* checked at setup */
+        for (long i = 0; i < h->items; i++)
+            start[key[i] + 1]++;
+    } else {
+        for (long i = 0; i < h->items; i++) {
+            if ((unsigned)key[i] >= (unsigned)nk) {   /* a benchmark's bug, not a crash */
+                free(start);
+                b->failed = 1;
+                return;
+            }
+            start[key[i] + 1]++;
         }
-        start[key[i] + 1]++;
     }
     for (int q = 1; q <= nk; q++)
         start[q] += start[q - 1];
