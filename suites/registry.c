@@ -9,12 +9,14 @@ extern const struct dh_bench dh_bench_micro_branch;
 extern const struct dh_bench dh_bench_frontier_gdt;
 extern const struct dh_bench dh_bench_frontier_cvp;
 extern const struct dh_bench dh_bench_frontier_pol;
+extern const struct dh_bench dh_bench_parboil_lbm;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
     &dh_bench_frontier_gdt,
     &dh_bench_frontier_cvp,
     &dh_bench_frontier_pol,
+    &dh_bench_parboil_lbm,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))

@@ -89,6 +89,10 @@ static int used_by(const struct dh_kbuf *b, const char *variant)
     return !b->variants || in_list(b->variants, variant);
 }
 
+/* what the host sends (in, inout) and what it checks (out, inout) */
+static int is_input(const struct dh_kbuf *d) { return d->role == DH_IN || d->role == DH_INOUT; }
+static int is_output(const struct dh_kbuf *d) { return d->role == DH_OUT || d->role == DH_INOUT; }
+
 static int is_rr(const struct dh_case *c)
 {
     return !strcmp(c->variant, "cpu_tdr") && !strcmp(ptext(c, "mech"), "rr");
@@ -281,7 +285,7 @@ static int sort_by_keys(const struct dh_kit *k, const struct dh_pset *vars, int 
     if (!k->sort_by)
         return 0;
     int b = dh_kit_buf_index(k, k->sort_by);
-    if (b < 0 || !(k->bufs[b].flags & DH_KB_ITEM) || k->bufs[b].role == DH_OUT
+    if (b < 0 || !(k->bufs[b].flags & DH_KB_ITEM) || !is_input(&k->bufs[b])
         || (k->bufs[b].type != DH_T_I32 && k->bufs[b].type != DH_T_U32)) {
         snprintf(why, len, "sort_by \"%s\" is not a per-item int input buffer", k->sort_by);
         return -DH_E_DATA;
@@ -469,11 +473,11 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         size_t bytes = (size_t)h->count[b] * dh_ktype_size(d->type);
-        if (d->role != DH_OUT && !d->gather)
+        if (is_input(d) && !d->gather)
             h->data[b] = calloc(1, bytes);
-        if (d->role != DH_IN)
+        if (is_output(d))
             h->want[b] = calloc(1, bytes);
-        if ((d->role != DH_OUT && !d->gather && !h->data[b]) || (d->role != DH_IN && !h->want[b])) {
+        if ((is_input(d) && !d->gather && !h->data[b]) || (is_output(d) && !h->want[b])) {
             dh_kit_release(h);
             return dh_err_set(err, DH_E_RESOURCES, "%s: out of host memory for buffer %s "
                               "(%zu bytes)", c->bench_name, d->name, bytes);
@@ -556,7 +560,7 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
         return dh_err_set(err, DH_E_UNSUPPORTED, "%s has no kernel entry for %s",
                           c->bench_name, c->variant);
     size_t most = 0;
-    int rc;
+    int rc = 0;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         if (!(kc->present[b] = used_by(d, c->variant)))
@@ -570,13 +574,18 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
             d->gather(h, NULL, kc->stage[b]);
             src = kc->stage[b];
         }
-        for (int r = 0; r < copies_of(d, kc->rot); r++) {
-            if ((rc = x->be->alloc(x->dev, bytes, &kc->dev[b][r], err)))
-                return rc;
-            if (src && (rc = x->be->copy(kc->dev[b][r], src, bytes, DH_TO_DEVICE, err)))
-                return rc;
+        void *zero = NULL;                     /* scratch starts at zero */
+        if (d->role == DH_SCRATCH && !(src = zero = calloc(1, bytes)))
+            return dh_err_set(err, DH_E_RESOURCES, "out of host memory for %s", d->name);
+        for (int r = 0; r < copies_of(d, kc->rot) && !rc; r++) {
+            rc = x->be->alloc(x->dev, bytes, &kc->dev[b][r], err);
+            if (!rc && src)
+                rc = x->be->copy(kc->dev[b][r], src, bytes, DH_TO_DEVICE, err);
         }
-        if (kc->cpu_tdr && !kc->rr && d->role != DH_OUT && ((d->flags & DH_KB_ITEM) || d->gather)
+        free(zero);
+        if (rc)
+            return rc;
+        if (kc->cpu_tdr && !kc->rr && is_input(d) && ((d->flags & DH_KB_ITEM) || d->gather)
             && !case_array(&kc->stage[b], bytes))
             return dh_err_set(err, DH_E_RESOURCES, "out of host memory for cpu_tdr's moved "
                               "copy of %s (%zu bytes)", d->name, bytes);
@@ -690,7 +699,7 @@ static void move_inputs(struct dh_khost *h)
     long n = h->items, most = 0;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || d->role == DH_OUT || d->gather || !(d->flags & DH_KB_ITEM))
+        if (!kc->present[b] || !is_input(d) || d->gather || !(d->flags & DH_KB_ITEM))
             continue;
         if (dh_ktype_size(d->type) != 4)
             move_columns(h->data[b], kc->stage[b], perm, n, h->count[b],
@@ -704,7 +713,7 @@ static void move_inputs(struct dh_khost *h)
         int m = 0;
         for (int b = 0; b < k->n_bufs; b++) {
             const struct dh_kbuf *d = &k->bufs[b];
-            if (kc->present[b] && d->role != DH_OUT && !d->gather && (d->flags & DH_KB_ITEM)
+            if (kc->present[b] && is_input(d) && !d->gather && (d->flags & DH_KB_ITEM)
                 && dh_ktype_size(d->type) == 4 && c < h->count[b] / n) {
                 src[m] = (const uint32_t *)h->data[b] + (size_t)c * (size_t)n;
                 dst[m++] = (uint32_t *)kc->stage[b] + (size_t)c * (size_t)n;
@@ -850,7 +859,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
     }
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || d->role == DH_OUT)
+        if (!kc->present[b] || !is_input(d))
             continue;
         struct dh_buffer *dst = kc->dev[b][copies_of(d, kc->rot) > 1 ? run.rot : 0];
         size_t bytes = bytes_of(h, b);
@@ -878,7 +887,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
      * variant pays, putting them back is this variant's host work */
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || d->role == DH_IN || !(d->flags & DH_KB_ITEM))
+        if (!kc->present[b] || !is_output(d) || !(d->flags & DH_KB_ITEM))
             continue;
         size_t bytes = bytes_of(h, b);
         if (!case_array(&kc->got[b], bytes))
@@ -954,7 +963,7 @@ int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh
     long base = 0;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || d->role == DH_IN)
+        if (!kc->present[b] || !is_output(d))
             continue;
         size_t bytes = bytes_of(h, b);
         if (!case_array(&kc->got[b], bytes))

@@ -36,7 +36,10 @@
 #define DH_KIT_MAXARG 32
 
 enum dh_ktype { DH_T_U8 = 1, DH_T_U16, DH_T_I32, DH_T_U32, DH_T_F32, DH_T_I64, DH_T_F64 };
-enum dh_krole { DH_IN = 1, DH_OUT, DH_INOUT };
+/* DH_SCRATCH: the kernels' own working memory on the device (ping-pong
+ * grids, counters a final kernel clears): zeroed once at upload, never
+ * uploaded again, downloaded or verified */
+enum dh_krole { DH_IN = 1, DH_OUT, DH_INOUT, DH_SCRATCH };
 
 /* buffer flags */
 #define DH_KB_ITEM   1  /* per item, in columns: element k of item i at k * items + i
