@@ -10,6 +10,7 @@ extern const struct dh_bench dh_bench_frontier_gdt;
 extern const struct dh_bench dh_bench_frontier_cvp;
 extern const struct dh_bench dh_bench_frontier_pol;
 extern const struct dh_bench dh_bench_parboil_lbm;
+extern const struct dh_bench dh_bench_parboil_pb;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -17,6 +18,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_frontier_cvp,
     &dh_bench_frontier_pol,
     &dh_bench_parboil_lbm,
+    &dh_bench_parboil_pb,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))

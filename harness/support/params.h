@@ -30,7 +30,7 @@ struct dh_param_def {
     const char *when;
 };
 
-#define DH_MAX_PARAMS 32
+#define DH_MAX_PARAMS 48
 struct dh_pval {
     char name[24];
     char text[48];
