@@ -6,8 +6,10 @@
  *     regroup=key|sort|       (counting sort of a key computed from the
  *     greedy|greedymax]       mask each run) or by basic-block vectors;
  *                             the kernel reads item = perm[gid]
- *   gpu_tdr[alg=hot|dgi|      remap by the hits found in a first pass over
- *     hot_warp|dgi_scan]      the mask; the hit bits travel with the item
+ *   gpu_tdr[alg=hot|dgi|      remap by the number of covering windows
+ *     hot_warp|dgi_scan,      (gkey=trips, from the position) or by the hits
+ *     gkey=trips|hits]        found in a first pass over the mask (the hit
+ *                             bits travel with the item)
  * melded does not apply: the hit is an if-then with an empty else.
  *
  * Input (no data files in the original: network activations): bottom
@@ -31,6 +33,7 @@ static const struct dh_param_def params[] = {
     {"pad", DH_P_WORKLOAD, "int:0..2", "0", NULL, "padding (less than k)"},
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"},
     {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "hot", "gpu_tdr", "on-GPU remap algorithm: hot, hot_warp on any hit; dgi, dgi_scan on the number of hits (the _warp/_scan forms: CUDA/HIP)"},
+    {"gkey", DH_P_CHOICE, "enum:hits,trips", "trips", "gpu_tdr", "what gpu_tdr remaps by: the windows' hits (a first pass over the mask, the hit bits exchanged) or the number of covering windows (from the position, no loads)"},
     {"mech", DH_P_CHOICE, "enum:rr", "rr", "cpu_tdr", "index array (rr): the output is written at the item's own index"},
     DH_KIT_REGROUP("host regrouping: by (windows, hits), or by basic-block vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
@@ -250,20 +253,21 @@ static const struct dh_kit kit = {
     .sizes = {"n=4 ch=64 hh=55 ww=55", "n=32 ch=96 hh=55 ww=55", "n=64 ch=256 hh=56 ww=56"},
     .items = "n * ch * hh * ww", .noun = "elements",
     /* Caffe's pooled size (ceil), less one where the last window starts in
-     * the padding; tw: most windows along one axis; npath: DGI's paths */
+     * the padding; tw: most windows along one axis; PB_P: DGI's paths */
     .derive = "planes = n * ch;"
               "ph0 = (hh + 2 * pad - k + s - 1) / s + 1;"
               "ph = pad > 0 && (ph0 - 1) * s >= hh + pad ? ph0 - 1 : ph0;"
               "pw0 = (ww + 2 * pad - k + s - 1) / s + 1;"
               "pw = pad > 0 && (pw0 - 1) * s >= ww + pad ? pw0 - 1 : pw0;"
-              "tw = (k + s - 1) / s; npath = min(tw * tw, 4) + 1",
+              "tw = (k + s - 1) / s",
     .define = "PB_W = ww; PB_H = hh; PB_PH = ph; PB_PW = pw; PB_K = k; PB_S = s; PB_PAD = pad;"
-              "PB_TW = tw; PB_P = npath",
+              "PB_TW = tw; PB_GKEY = gkey; PB_P = gkey == 1 ? tw * tw + 1 : min(tw * tw, 4) + 1",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = pb_generate, .reference = pb_reference,
     .sort_key = pb_sort_key, .branch = pb_branch,
     /* pb_gpu_tdr's local memory (ints): the remap's, and the hit bits' exchange */
-    .local = "bytes = 4 * (wg + (alg == HOT || alg == HOT_WARP ? wg + 2"
+    .local = "npath = gkey == 1 ? tw * tw + 1 : min(tw * tw, 4) + 1;"
+             "bytes = 4 * ((gkey == 1 ? 0 : wg) + (alg == HOT || alg == HOT_WARP ? wg + 2"
              " : npath * (alg == DGI ? wg / nf : wg / warp) + wg + npath))",
 };
 
