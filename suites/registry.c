@@ -11,6 +11,7 @@ extern const struct dh_bench dh_bench_frontier_cvp;
 extern const struct dh_bench dh_bench_frontier_pol;
 extern const struct dh_bench dh_bench_parboil_lbm;
 extern const struct dh_bench dh_bench_parboil_pb;
+extern const struct dh_bench dh_bench_parboil_histo;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -19,6 +20,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_frontier_pol,
     &dh_bench_parboil_lbm,
     &dh_bench_parboil_pb,
+    &dh_bench_parboil_histo,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))

@@ -16,6 +16,8 @@
  *   dh_gid() dh_lid() dh_grp() dh_barrier()        ids and the work-group
  *                                                  barrier (local fence)
  *   dh_atomic_add_local(p, v)                      returns the old value
+ *   dh_atomic_add_global(p, v)                     the same on global memory
+ *                                                  (int or unsigned)
  *   dh_fma dh_fabs dh_fmin dh_fmax                 float maths (exact ops)
  */
 #ifndef DH_DIALECT_H
@@ -49,6 +51,7 @@
 #define dh_grp() ((int)get_group_id(0))
 #define dh_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define dh_atomic_add_local(p, v) atomic_add((p), (v))
+#define dh_atomic_add_global(p, v) atomic_add((p), (v))
 #define dh_fma(a, b, c) fma((a), (b), (c))
 #define dh_fabs(a) fabs(a)
 #define dh_fmin(a, b) fmin((a), (b))
@@ -73,6 +76,8 @@ int dh__a_host_reference_cannot_use_local_atomics(void);
 #define dh_grp() ((int)dh__host_grp)
 #define dh_barrier() dh__a_host_reference_cannot_use_barriers()
 #define dh_atomic_add_local(p, v) dh__a_host_reference_cannot_use_local_atomics()
+/* items run one after another: a global atomic is a plain add */
+#define dh_atomic_add_global(p, v) __extension__({ __typeof__(*(p)) dh__o = *(p); *(p) += (v); dh__o; })
 #define dh_fma(a, b, c) fmaf((a), (b), (c))
 #define dh_fabs(a) fabsf(a)
 #define dh_fmin(a, b) fminf((a), (b))
@@ -89,6 +94,7 @@ int dh__a_host_reference_cannot_use_local_atomics(void);
 #define dh_grp() ((int)blockIdx.x)
 #define dh_barrier() __syncthreads()
 #define dh_atomic_add_local(p, v) atomicAdd((p), (v))
+#define dh_atomic_add_global(p, v) atomicAdd((p), (v))
 #define dh_fma(a, b, c) fmaf((a), (b), (c))
 #define dh_fabs(a) fabsf(a)
 #define dh_fmin(a, b) fminf((a), (b))
