@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize standalone ncu sweep wg tune frontier
-# frontier-large model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -124,6 +124,39 @@ frontier|frontier-large)
         --reps "${REPS:-20}" --out "$out/frontier-opencl-$size" > "$out/frontier-opencl-$size.txt" 2>&1
     grep -E "^(cvp|gdt|pol) " "$out/frontier-opencl-$size.txt"
   fi ;;
+parboil)
+  # the parboil suite at medium, every remap form, CUDA then NVIDIA's
+  # OpenCL (no warp votes there: hot and dgi only); counters on for CFE
+  log "parboil suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite parboil --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --param alg=hot,dgi,hot_warp,dgi_scan --param gkey=trips,hits --out "$out/parboil-cuda" ${SUITE_ARGS:-} \
+      > "$out/parboil-cuda.txt" 2>&1
+  grep -E "^(bench|lbm|pb|histo) |^    " "$out/parboil-cuda.txt"
+  if [ -n "$ocl_gpu" ]; then
+    log "parboil suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite parboil --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --param alg=hot,dgi --param gkey=trips,hits --out "$out/parboil-opencl" ${SUITE_ARGS:-} \
+        > "$out/parboil-opencl.txt" 2>&1
+    grep -E "^(lbm|pb|histo) " "$out/parboil-opencl.txt"
+  fi ;;
+parboil-ncu)
+  # why the parboil variants gain or lose: one launch of each kernel under
+  # ncu (DRAM and SM throughput, sectors per load request, occupancy,
+  # registers, thread-instructions per warp-instruction = CFE)
+  log "parboil under ncu (${SIZE:-medium})"
+  m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread
+  m=$m,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum
+  for bv in lbm:baseline:lbm_base lbm:cpu_tdr:lbm_rr lbm:gpu_tdr:lbm_gpu_tdr pb:baseline:pb_base \
+            pb:cpu_tdr:pb_rr pb:gpu_tdr:pb_gpu_tdr histo:baseline:histo_main \
+            histo:cpu_tdr:histo_main histo:gpu_tdr:histo_gpu_tdr; do
+    IFS=: read -r b v k <<< "$bv"
+    timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite parboil --bench $b --backend cuda \
+        --variant $v --param alg=dgi_scan --size "${SIZE:-medium}" --reps 1 --warmup 0 --isolate no \
+        --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v.csv" 2>&1
+    echo "$b $v: $(grep -E '^"[0-9]' "$out/ncu-$b-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
+  done | tee "$out/parboil-ncu.txt" ;;
 model|model-micro|model-frontier)
   # the BBV model against CUPTI: baseline and every cpu_tdr regrouping,
   # counters on (docs/model.md); micro first (where the table was checked),
