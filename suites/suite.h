@@ -60,6 +60,8 @@ struct dh_bench {
     const char *source;                 /* kernel text, dialect */
     const struct dh_param_def *params;  /* terminated by {0} */
     const char *variants;               /* comma list, e.g. "baseline,gpu_tdr" */
+    const char *absent;                 /* the families left out and why, e.g.
+                                           "melded: ...", for list and errors */
     const char *const *sweep;           /* default workload points, NULL-terminated;
                                            each "k=v k=v"; "" = all defaults */
 

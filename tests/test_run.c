@@ -140,6 +140,12 @@ static void usage_errors(void **st)
     sel.variants = "fancy";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
     assert_non_null(strstr(e.msg, "baseline"));
+    /* a family a benchmark leaves out: the error says why */
+    sel.suite = "parboil";
+    sel.benches = "lbm";
+    sel.variants = "melded";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "lbm: melded: "));
 }
 
 int main(void)

@@ -35,6 +35,8 @@ int dh_cmd_list(int argc, char **argv)
             printf("suite %s\n", b->suite);
         last = b->suite;
         printf("  %s/%s — %s\n    variants: %s\n", b->suite, b->name, b->summary, b->variants);
+        if (b->absent)
+            printf("    absent:   %s\n", b->absent);
         if (b->blocks)
             printf("    basic blocks: %d marked (BBV model; docs/model.md), %s-bound\n",
                    b->n_blocks, b->bound ? b->bound : "?");

@@ -430,8 +430,14 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
     free(rank);
     if (!g.n) {
         free(g.v);
+        char whyabs[512] = "";
+        size_t o = 0;
+        for (int bi = 0; bi < nb && o < sizeof whyabs; bi++)
+            if (benches[bi]->absent)
+                o += (size_t)snprintf(whyabs + o, sizeof whyabs - o, "; %s: %s",
+                                      benches[bi]->name, benches[bi]->absent);
         return dh_err_set(err, DH_E_USAGE, "the selection names no case (no benchmark of "
-                          "suite %s has the variants %s)", sel->suite, vlist);
+                          "suite %s has the variants %s%s)", sel->suite, vlist, whyabs);
     }
     *runs = g.v;
     *n_runs = g.n;

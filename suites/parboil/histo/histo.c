@@ -206,5 +206,6 @@ const struct dh_bench dh_bench_parboil_histo = {
     .suite = "parboil", .name = "histo", .source = dh_src_parboil_histo,
     .summary = "saturating histogram: rare in-range, overflow and outside paths (a low-potential control)",
     .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr",
+    .absent = "melded: the paths are if-thens without an else, on different memories",
     .bound = "memory", DH_KIT(kit),
 };

@@ -275,5 +275,6 @@ const struct dh_bench dh_bench_parboil_pb = {
     .suite = "parboil", .name = "pb", .source = dh_src_parboil_pb,
     .summary = "max-pooling backward: position-dependent window loops, data-dependent hits",
     .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr",
+    .absent = "melded: the hit is an if-then with an empty else, nothing to meld",
     DH_BENCH_BLOCKS(blocks, "memory"), DH_KIT(kit),
 };
