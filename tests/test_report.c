@@ -13,6 +13,7 @@
 #include "../results/xml.h"
 
 static char tmpdir[64];
+static const char *dev_name = "Test GPU";   /* the sample's device */
 
 static const char *tpath(const char *name)
 {
@@ -62,7 +63,7 @@ static void make_run(struct dh_run *u, const char *backend, const char *variant,
     snprintf(c->bench_name, sizeof c->bench_name, "branch");
     snprintf(c->variant, sizeof c->variant, "%s", variant);
     snprintf(c->backend, sizeof c->backend, "%s", backend);
-    snprintf(c->device_name, sizeof c->device_name, "Test GPU");
+    snprintf(c->device_name, sizeof c->device_name, "%s", dev_name);
     snprintf(c->size, sizeof c->size, "small");
     c->reps = 12;
     char it[16];
@@ -113,7 +114,7 @@ static void write_sample(const char *path)
     devs.n = 2;
     for (int b = 0; b < 2; b++) {
         snprintf(devs.d[b].backend, sizeof devs.d[b].backend, "%s", b ? "opencl" : "cuda");
-        snprintf(devs.d[b].info.name, sizeof devs.d[b].info.name, "Test GPU");
+        snprintf(devs.d[b].info.name, sizeof devs.d[b].info.name, "%s", dev_name);
         snprintf(devs.d[b].info.driver, sizeof devs.d[b].info.driver, "1.0");
         devs.d[b].info.warp_width = 32;
     }
@@ -206,6 +207,53 @@ static void charts_drawn(void **st)
     }
 }
 
+static int have_gnuplot(void)
+{
+    return !access("/usr/bin/gnuplot", X_OK) || !system("command -v gnuplot >/dev/null 2>&1");
+}
+
+/* Results files are data: a device name with backquotes, quotes and a
+ * newline draws as text in report's and history's charts, never runs. */
+static void hostile_labels(void **st)
+{
+    (void)st;
+    if (!have_gnuplot()) {
+        fprintf(stderr, "  (gnuplot not installed: apt-get install gnuplot-nox)\n");
+        skip();
+        return;
+    }
+    static char evil[300];
+    snprintf(evil, sizeof evil, "Evil `touch %s/pwned1` $(touch %s/pwned2) 'q\" \\ @x\nGPU",
+             tmpdir, tmpdir);
+    dev_name = evil;
+    write_sample(tpath("evil.xml"));
+    dev_name = "Test GPU";
+    const char *out = tpath("rep-evil");
+    assert_int_equal(report(tpath("evil.xml"), out), DH_EXIT_OK);
+    assert_false(access(tpath("pwned1"), F_OK) == 0);
+    assert_false(access(tpath("pwned2"), F_OK) == 0);
+    /* drawn, with the name as written */
+    int drawn = 0, found = 0;
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "grep -l 'Evil `touch' '%s'/*.svg 2>/dev/null | wc -l", out);
+    FILE *g = popen(cmd, "r");
+    assert_non_null(g);
+    assert_int_equal(fscanf(g, "%d", &found), 1);
+    pclose(g);
+    snprintf(cmd, sizeof cmd, "ls '%s'/*.png 2>/dev/null | wc -l", out);
+    g = popen(cmd, "r");
+    assert_int_equal(fscanf(g, "%d", &drawn), 1);
+    pclose(g);
+    assert_int_equal(drawn, 6);
+    assert_true(found >= 3);
+    /* history: two nights of the same file */
+    char *argv[] = {"history", (char *)tpath("evil.xml"), (char *)tpath("evil.xml"), "--out",
+                    (char *)tpath("hist-evil"), NULL};
+    (void)dh_cmd_history(5, argv);
+    assert_false(access(tpath("pwned1"), F_OK) == 0);
+    assert_false(access(tpath("pwned2"), F_OK) == 0);
+}
+
 static void bad_input(void **st)
 {
     (void)st;
@@ -235,7 +283,7 @@ static int teardown(void **st)
     (void)st;
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return getenv("DH_KEEP") || system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
@@ -243,6 +291,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(tables_and_scripts),
         cmocka_unit_test(charts_drawn),
+        cmocka_unit_test(hostile_labels),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("report", t, setup, teardown);

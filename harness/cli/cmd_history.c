@@ -132,13 +132,16 @@ int dh_cmd_history(int argc, char **argv)
                     "  if (fmt eq \"png\") { set terminal pngcairo noenhanced size 900,420 font \"DejaVu Sans,10\" }"
                     " else { set terminal svg noenhanced size 900,420 dynamic font \"DejaVu Sans,10\" background rgb \"white\" }\n"
                     "  set output \"%s.\".fmt\n  reset\n  set datafile separator \"\\t\"\n"
-                    "  set title \"%s\" font \",9\"\n"
+                    "  set title ",
+                name, name, name);
+        dh_gp_quote(gp, id);
+        fprintf(gp, " font \",9\"\n"
                     "  set ylabel \"kernel median ms (95%% interval)\"\n"
                     "  set xtics rotate by -30 font \",8\"\n  set grid ytics lc rgb \"#dddddd\"\n"
                     "  set border 3\n  set tics nomirror out\n  set offsets 0.5, 0.5, 0, 0\n"
                     "  plot \"%s.dat\" using 1:3:4:5:xtic(2) with yerrorlines lw 2 pt 7 "
                     "lc rgb \"#1f77b4\" notitle\n  set output\n}\n",
-                name, name, name, id, name);
+                name);
         fclose(gp);
         int ok = have && points >= 2 && !dh_gnuplot_draw(gnuplot, out, name);
         drawn += ok;

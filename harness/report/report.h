@@ -77,7 +77,7 @@ void dh__grid_build(const struct dh_resultfile *f, const char *suite, const char
 /* r->dir/name.ext for writing; NULL with err set. */
 FILE *dh__open_out(const struct dh_report *r, const char *name, const char *ext,
                    struct dh_err *err);
-void dh__gq(FILE *gp, const char *s);            /* a gnuplot string literal */
+void dh_gp_quote(FILE *gp, const char *s);            /* a gnuplot string literal */
 /* The script's head and the loop drawing its body once per format. */
 void dh__gp_begin(FILE *gp, const struct dh_report *r, const char *name, int w, int h);
 void dh__gp_end(FILE *gp);

@@ -122,7 +122,7 @@ int dh__report_backends(struct dh_report *r, const char *suite, const char *benc
     char t[400];
     snprintf(t, sizeof t, "%s/%s on %d backends/devices: the same cases", suite, bench, K);
     fprintf(gp, "  set multiplot title ");
-    dh__gq(gp, t);
+    dh_gp_quote(gp, t);
     fprintf(gp, "\n  set key at screen 0.5, screen %.4f center top horizontal Left reverse\n"
                 "  set tmargin at screen %.4f\n  set bmargin at screen %.4f\n"
                 "  set yrange [%g:-0.6]\n  set grid xtics lc rgb \"#dddddd\" lt 1\n"
@@ -138,7 +138,7 @@ int dh__report_backends(struct dh_report *r, const char *suite, const char *benc
         fputs("  set ytics (", gp);
         for (int k = 0; k < n; k++) {
             fprintf(gp, "%s", k ? ", " : "");
-            dh__gq(gp, panel ? "" : lg->wl_label[k]);
+            dh_gp_quote(gp, panel ? "" : lg->wl_label[k]);
             fprintf(gp, " %d", k);
         }
         fputs(")\n", gp);
@@ -155,7 +155,7 @@ int dh__report_backends(struct dh_report *r, const char *suite, const char *benc
             fprintf(gp, "    \"%s.dat\" index %d using ($%d/2):1:(0):%d:($1-%.4f):($1+%.4f) "
                         "with boxxyerror lc rgb \"%s\" title ", name, j, v, v, bw * 0.46,
                     bw * 0.46, dh__palette[j % DH__N_PALETTE]);
-            dh__gq(gp, lab);
+            dh_gp_quote(gp, lab);
             fprintf(gp, ", \\\n    \"\" index %d using %d:1:($%d-$%d):(0) with vectors heads "
                         "size screen 0.004,90 lc rgb \"#222222\" notitle%s\n", j, lo, hi, lo,
                     j + 1 < K ? ", \\" : "");

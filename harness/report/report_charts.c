@@ -70,7 +70,7 @@ static int chart_speedup(struct dh_report *r, const struct dh__grid *g, const ch
     char t[600];
     snprintf(t, sizeof t, "%s: kernel speedup over baseline (median, 95%% interval)\n%s: %s",
              bench, backend, device);
-    dh__gq(gp, t);
+    dh_gp_quote(gp, t);
     fprintf(gp, "\n  set ylabel \"speedup (x)\"\n  set yrange [0:*]\n"
                 "  set key outside right top vertical Left reverse\n");
     dh__gp_xtics(gp, g, 0);
@@ -81,7 +81,7 @@ static int chart_speedup(struct dh_report *r, const struct dh__grid *g, const ch
         dh__bar_x(0, k, K, &x, &bw);
         fprintf(gp, "    \"%s.dat\" index %d using 1:2:(%.4f) with boxes lc rgb \"%s\" title ",
                 name, k, bw * 0.92, dh__palette[g->color[vars[k]]]);
-        dh__gq(gp, g->var[vars[k]]);
+        dh_gp_quote(gp, g->var[vars[k]]);
         fprintf(gp, ", \\\n    \"\" index %d using 1:3:(0):($4-$3) with vectors heads size "
                     "screen 0.006,90 lc rgb \"#222222\" notitle%s\n", k, k + 1 < K ? ", \\" : "");
     }
@@ -168,7 +168,7 @@ static int chart_cfe(struct dh_report *r, const struct dh__grid *g, const char *
     snprintf(t, sizeof t, "%s: control-flow efficiency, baseline (before) and variants "
              "(after)\n%s: %s", bench, backend, device);
     fprintf(gp, "  set title ");
-    dh__gq(gp, t);
+    dh_gp_quote(gp, t);
     fprintf(gp, "\n  set ylabel \"CFE (bars; 1 = no divergence)\"\n  set yrange [0:1.12]\n"
                 "  set ytics 0,0.2,1 nomirror\n"
                 "  set y2label \"speedup (x): marks\"\n  set y2range [0:%g]\n"
@@ -181,7 +181,7 @@ static int chart_cfe(struct dh_report *r, const struct dh__grid *g, const char *
         dh__bar_x(0, k, K, &x, &bw);
         fprintf(gp, "    \"%s.dat\" index %d using 1:2:(%.4f) with boxes lc rgb \"%s\" "
                     "title ", name, k, bw * 0.92, dh__palette[g->color[vars[k]]]);
-        dh__gq(gp, g->var[vars[k]]);
+        dh_gp_quote(gp, g->var[vars[k]]);
         fprintf(gp, ", \\\n");
     }
     fprintf(gp, "    \"%s.dat\" index %d using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors "
@@ -308,8 +308,10 @@ static int chart_breakeven(struct dh_report *r, const struct dh__grid *g, const 
         char t[600];
         snprintf(t, sizeof t, "%s: kernel speedup against %s (median, 95%% interval); "
                  "break-even where a line crosses 1\n%s: %s", bench, pv->name, backend, device);
-        dh__gq(gp, t);
-        fprintf(gp, "\n  set xlabel \"%s\"\n  set ylabel \"speedup (x)\"\n", pv->name);
+        dh_gp_quote(gp, t);
+        fputs("\n  set xlabel ", gp);
+        dh_gp_quote(gp, pv->name);
+        fputs("\n  set ylabel \"speedup (x)\"\n", gp);
         if (vals[0] > 0 && vals[nv - 1] / vals[0] >= 8) {
             fprintf(gp, "  set logscale x 2\n  set xrange [%g:%g]\n", vals[0] / 1.5,
                     vals[nv - 1] * 1.5);
@@ -341,7 +343,7 @@ static int chart_breakeven(struct dh_report *r, const struct dh__grid *g, const 
                     break;
                 }
             fprintf(gp, "  set title ");
-            dh__gq(gp, ptitle);
+            dh_gp_quote(gp, ptitle);
             fprintf(gp, "\n  plot \\\n");
             dh__one_line(gp, "break-even (1x)");
             int lines = 0;
@@ -369,7 +371,7 @@ static int chart_breakeven(struct dh_report *r, const struct dh__grid *g, const 
                 fprintf(gp, "%s    \"%s.dat\" index %d using 1:2:3:4 with yerrorlines lw 2 "
                             "pt 7 ps 0.8 lc rgb \"%s\" title ", lines ? ", \\\n" : "", name,
                         block, dh__palette[g->color[v]]);
-                dh__gq(gp, g->var[v]);
+                dh_gp_quote(gp, g->var[v]);
                 block++;
                 lines++;
             }

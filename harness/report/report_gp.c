@@ -127,19 +127,25 @@ FILE *dh__open_out(const struct dh_report *r, const char *name, const char *ext,
     return f;
 }
 
-/* gnuplot string literal (double quotes; \n stays a newline escape) */
-void dh__gq(FILE *gp, const char *s)
+/* A gnuplot string expression holding s as text, never as code: single-
+ * quoted pieces (gnuplot runs `commands` and expands escapes only inside
+ * double quotes; a quote is doubled there), joined by "\n" where s has a
+ * newline. Results files are data: a device name or label with backquotes
+ * must draw as backquotes. */
+void dh_gp_quote(FILE *gp, const char *s)
 {
-    fputc('"', gp);
+    fputc('\'', gp);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', gp);
-        if (*s == '\n')
-            fputs("\\n", gp);
+        if (*s == '\'')
+            fputs("''", gp);
+        else if (*s == '\n')
+            fputs("'.\"\\n\".'", gp);
+        else if (*s == '\r')
+            fputc(' ', gp);
         else
             fputc(*s, gp);
     }
-    fputc('"', gp);
+    fputc('\'', gp);
 }
 
 /* Header, and the loop that draws the body once per format. */
@@ -186,7 +192,7 @@ void dh__gp_xtics(FILE *gp, const struct dh__grid *g, int rotate)
     fputs("  set xtics (", gp);
     for (int w = 0; w < g->n_wl; w++) {
         fprintf(gp, "%s", w ? ", " : "");
-        dh__gq(gp, g->wl_label[w]);
+        dh_gp_quote(gp, g->wl_label[w]);
         fprintf(gp, " %d", w);
     }
     fprintf(gp, ")%s\n  set xrange [-0.6:%g]\n", rotate ? " rotate by 30 right" : "",
@@ -197,7 +203,9 @@ void dh__gp_xtics(FILE *gp, const struct dh__grid *g, int rotate)
  * (a label on the plot would collide with bars). */
 void dh__one_line(FILE *gp, const char *title)
 {
-    fprintf(gp, "    1 with lines dt 2 lw 1.5 lc rgb \"#333333\" title \"%s\", \\\n", title);
+    fputs("    1 with lines dt 2 lw 1.5 lc rgb \"#333333\" title ", gp);
+    dh_gp_quote(gp, title);
+    fputs(", \\\n", gp);
 }
 
 int dh__add_chart(struct dh_report *r, enum dh_chart_kind k, const char *name,

@@ -116,10 +116,10 @@ int dh__report_heatmaps(struct dh_report *r, struct dh_err *err)
         snprintf(title, sizeof title, "%s/%s %s on %s: median kernel ms (%s, %d of %d configs)",
                  u->c.suite, u->c.bench_name, label, u->c.backend, t->strategy, ok, t->space);
         fprintf(gp, "  set title ");
-        dh__gq(gp, title);
+        dh_gp_quote(gp, title);
         snprintf(title, sizeof title, "wg (work-group size)     [%s]", wl);
         fprintf(gp, "\n  set xlabel ");
-        dh__gq(gp, title);
+        dh_gp_quote(gp, title);
         fprintf(gp, "\n  set ylabel \"nf (DGI neighboring factor)\"\n");
         fprintf(gp, "  set xtics (");
         for (int x = 0; x < nx; x++)
