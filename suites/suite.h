@@ -62,6 +62,10 @@ struct dh_bench {
     const char *variants;               /* comma list, e.g. "baseline,gpu_tdr" */
     const char *absent;                 /* the families left out and why, e.g.
                                            "melded: ...", for list and errors */
+    const char *fingerprint;            /* what defines the benchmark beyond its
+                                           source, for the tuning journal's key
+                                           (a descriptor's text and its C
+                                           reference); NULL: the source says all */
     const char *const *sweep;           /* default workload points, NULL-terminated;
                                            each "k=v k=v"; "" = all defaults */
 

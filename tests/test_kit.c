@@ -9,6 +9,7 @@
 #include "../harness/run/runner.h"
 #include "../suites/lib/descriptor.h"
 #include "../suites/lib/kit.h"
+#include "../tuning/tuning.h"
 
 static void write_text(const char *path, const char *text)
 {
@@ -417,6 +418,41 @@ static void no_opencl(void **st)
 }
 
 /* each class of bad descriptor: a clear message and the right code */
+/* The tuning journal's key covers the whole descriptor: a fixed
+ * descriptor is not shown the broken one's statuses (the key was the
+ * kernel text and the case's name only). */
+static void journal_key(void **st)
+{
+    (void)st;
+    char cwd[1024], text[4096], keys[3][17];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    const char *tol[] = {"1e-5", "0.5", "1e-5"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text,
+                 "<divharness-kernel version=\"2\">\n"
+                 "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
+                 "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+                 "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
+                 "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                 "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
+                 "<reference entry=\"branch_sum_ref\"/>\n"
+                 "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+                 "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
+                 "<verify tolerance=\"%s\"/>\n"
+                 "</divharness-kernel>\n", cwd, tol[k]);
+        write_text("/tmp/dh-kit-key.xml", text);
+        const struct dh_bench *b;
+        struct dh_err e = {0};
+        assert_int_equal(dh_ukernel_load("/tmp/dh-kit-key.xml", NULL, &b, &e), 0);
+        struct dh_case c;
+        kcase(&c, b, "baseline", NULL);
+        dh_tune_eval_key(&c, NULL, keys[k]);
+    }
+    assert_string_not_equal(keys[0], keys[1]);     /* another tolerance, another key */
+    assert_string_equal(keys[0], keys[2]);         /* the same descriptor, the same key */
+    unlink("/tmp/dh-kit-key.xml");
+}
+
 static void bad_descriptors(void **st)
 {
     (void)st;
@@ -492,7 +528,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(derived), cmocka_unit_test(declared), cmocka_unit_test(on_device),
-        cmocka_unit_test(bad_descriptors),
+        cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

@@ -133,6 +133,16 @@ static void usage_errors(void **st)
     sel.backends = "nosuch";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
     assert_non_null(strstr(e.msg, "opencl"));
+    /* a backend named twice, or over and over (was a stack overflow) */
+    sel.backends = "opencl,opencl";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "twice"));
+    static char many[64 * 8];
+    many[0] = 0;
+    for (int k = 0; k < 60; k++)
+        strcat(many, k ? ",opencl" : "opencl");
+    sel.backends = many;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
     sel.backends = "opencl";
     sel.size = "huge";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);

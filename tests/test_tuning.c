@@ -1,6 +1,8 @@
 /* test_tuning.c — search space, strategies, journal, resume. */
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include "testutil.h"
 #include "../harness/run/plan.h"
 #include "../tuning/tuning.h"
@@ -136,7 +138,22 @@ static void journal(void **st)
     assert_int_equal(dh_journal_find(&j, "1111111111111111")->status, DH_E_TIMEOUT);
     assert_null(dh_journal_find(&j, "2222222222222222"));
     dh_journal_free(&j);
+    /* a writer killed mid-line: the next line still stands on its own */
+    fd = open(path, O_WRONLY | O_APPEND);
+    assert_true(write(fd, "dh1\t22222222", 12) == 12);
+    close(fd);
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    snprintf(a.eval_key, sizeof a.eval_key, "3333333333333333");
+    assert_int_equal(dh_journal_append(&j, &a, &e), 0);
+    dh_journal_free(&j);
+    assert_int_equal(dh_journal_load(&j, path, &e), 0);
+    assert_int_equal(j.skipped, 3);           /* the two above and the torn one */
+    assert_non_null(dh_journal_find(&j, "3333333333333333"));
+    dh_journal_free(&j);
     unlink(path);
+    /* not a regular file (DH_JOURNAL=/dev/zero spun forever): refused */
+    assert_int_equal(dh_journal_load(&j, "/dev/zero", &e), -DH_E_IO);
+    assert_non_null(strstr(e.msg, "not a regular file"));
 }
 
 /* A search, then the same search again: the second measures nothing new

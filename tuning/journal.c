@@ -16,6 +16,7 @@
 
 #include "../backends/cache.h"
 #include "../harness/run/source.h"
+#include "../suites/suite.h"
 #include "tuning.h"
 
 const char *dh_journal_default_path(void)
@@ -50,11 +51,18 @@ int dh_journal_load(struct dh_journal *j, const char *path, struct dh_err *err)
 {
     memset(j, 0, sizeof *j);
     snprintf(j->path, sizeof j->path, "%s", path);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    struct stat sb;
+    if (stat(path, &sb))
         return errno == ENOENT ? 0
                : dh_err_set(err, DH_E_IO, "cannot read the tuning journal %s: %s",
                             path, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return dh_err_set(err, DH_E_IO, "the tuning journal %s is not a regular file: set "
+                          "DH_JOURNAL to a file (it is made when missing)", path);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return dh_err_set(err, DH_E_IO, "cannot read the tuning journal %s: %s",
+                          path, strerror(errno));
     char line[512];
     while (fgets(line, sizeof line, f)) {
         struct dh_journal_entry e;
@@ -96,12 +104,23 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e, st
         mkdir(dir, 0755);
     }
     char line[512];
-    int n = snprintf(line, sizeof line, "dh1\t%s\t%s\t%s\t%s\t%.9g\n", e->eval_key, e->case_key,
-                     e->tunables, dh_err_name(e->status), e->ms);
-    int fd = open(j->path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    int fd = open(j->path, O_RDWR | O_APPEND | O_CREAT, 0644);
     if (fd < 0)
         return dh_err_set(err, DH_E_IO, "cannot write the tuning journal %s: %s (set "
                           "DH_JOURNAL to a writable file)", j->path, strerror(errno));
+    /* a torn last line (a killed writer) must not swallow this one: start
+     * on a fresh line when the file does not end with one */
+    struct stat sb;
+    char last = '\n';
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return dh_err_set(err, DH_E_IO, "the tuning journal %s is not a regular file: set "
+                          "DH_JOURNAL to a file", j->path);
+    }
+    if (sb.st_size > 0 && pread(fd, &last, 1, sb.st_size - 1) != 1)
+        last = '\n';
+    int n = snprintf(line, sizeof line, "%sdh1\t%s\t%s\t%s\t%s\t%.9g\n", last == '\n' ? "" : "\n",
+                     e->eval_key, e->case_key, e->tunables, dh_err_name(e->status), e->ms);
     int ok = write(fd, line, (size_t)n) == n;
     fdatasync(fd);
     close(fd);
@@ -132,8 +151,9 @@ void dh_tune_eval_key(const struct dh_case *c, const struct dh_device_info *dev,
     char tun[200], label[300];
     dh_pset_format(&c->params, DH_P_TUNABLE, tun, sizeof tun);
     uint64_t h = DH_FNV_OFFSET;
+    const char *fp = c->bench && c->bench->fingerprint ? c->bench->fingerprint : "";
     const char *parts[] = {src ? src : "", c->id, tun, dev ? dev->name : "",
-                           dev ? dev->driver : "", dev ? dev->runtime : "", __VERSION__};
+                           dev ? dev->driver : "", dev ? dev->runtime : "", __VERSION__, fp};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
         h = dh_fnv1a64(parts[i], strlen(parts[i]), h);
         h = dh_fnv1a64("\x1f", 1, h);

@@ -197,7 +197,7 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
     int k = dh_strategy_run(o->mode, n, nb, max_nb, def, o->budget, o->seconds, o->seed, eval,
                             &x, order);
     /* the default configuration is the reference for "speedup over default" */
-    if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted())
+    if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted() && (o->budget <= 0 || k < o->budget))
         eval(&x, def);
     int best = -1;
     for (int q = 0; q < k; q++)

@@ -1,5 +1,7 @@
 /* cmd_info.c — `harness list`, `harness devices`, `harness validate`. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../backends/cache.h"
@@ -7,6 +9,20 @@
 #include "cli.h"
 #include "../run/runner.h"
 #include "../../suites/suite.h"
+
+int dh_cli_int(const char *cmd, const char *opt, const char *v, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || end == v || *end || errno || x < lo || x > hi) {
+        fprintf(stderr, "harness %s: %s %s: want an integer in %ld..%ld\n", cmd, opt,
+                v ? v : "(missing)", lo, hi);
+        return 0;
+    }
+    *out = (int)x;
+    return 1;
+}
 
 int dh_exit_for(int code)
 {

@@ -178,18 +178,6 @@ static int need_arg(int i, int argc, char **argv)
     return 1;
 }
 
-static int parse_int_opt(const char *opt, const char *v, int lo, int hi, int *out)
-{
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (end == v || *end || x < lo || x > hi) {
-        fprintf(stderr, "harness run: %s %s: want an integer in %d..%d\n", opt, v, lo, hi);
-        return 0;
-    }
-    *out = (int)x;
-    return 1;
-}
-
 int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
@@ -230,20 +218,20 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             if (!(v = VAL())) return DH_EXIT_USAGE;
             sel.backends = v;
         } else if (!strcmp(a, "--device")) {
-            if (!(v = VAL()) || !parse_int_opt("--device", v, 0, 63, &sel.device))
+            if (!(v = VAL()) || !dh_cli_int("run", "--device", v, 0, 63, &sel.device))
                 return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--size")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             sel.size = v;
         } else if (!strcmp(a, "--reps")) {
-            if (!(v = VAL()) || !parse_int_opt("--reps", v, 1, DH_MAX_SAMPLES, &sel.reps))
+            if (!(v = VAL()) || !dh_cli_int("run", "--reps", v, 1, DH_MAX_SAMPLES, &sel.reps))
                 return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--warmup")) {
-            if (!(v = VAL()) || !parse_int_opt("--warmup", v, 1, 1000, &sel.warmup))
+            if (!(v = VAL()) || !dh_cli_int("run", "--warmup", v, 1, 1000, &sel.warmup))
                 return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--timeout")) {
             int t;
-            if (!(v = VAL()) || !parse_int_opt("--timeout", v, 1, 86400, &t))
+            if (!(v = VAL()) || !dh_cli_int("run", "--timeout", v, 1, 86400, &t))
                 return DH_EXIT_USAGE;
             sel.timeout_s = t;
         } else if (!strcmp(a, "--param")) {
@@ -281,19 +269,19 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 return DH_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--tune-budget")) {
-            if (!(v = VAL()) || !parse_int_opt("--tune-budget", v, 1, 100000, &tune.budget))
+            if (!(v = VAL()) || !dh_cli_int("run", "--tune-budget", v, 1, 100000, &tune.budget))
                 return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--tune-seconds")) {
             int t;
-            if (!(v = VAL()) || !parse_int_opt("--tune-seconds", v, 1, 86400, &t))
+            if (!(v = VAL()) || !dh_cli_int("run", "--tune-seconds", v, 1, 86400, &t))
                 return DH_EXIT_USAGE;
             tune.seconds = t;
         } else if (!strcmp(a, "--tune-reps")) {
-            if (!(v = VAL()) || !parse_int_opt("--tune-reps", v, 1, DH_MAX_SAMPLES, &tune.reps))
+            if (!(v = VAL()) || !dh_cli_int("run", "--tune-reps", v, 1, DH_MAX_SAMPLES, &tune.reps))
                 return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--tune-seed")) {
             int t;
-            if (!(v = VAL()) || !parse_int_opt("--tune-seed", v, 0, 1 << 30, &t))
+            if (!(v = VAL()) || !dh_cli_int("run", "--tune-seed", v, 0, 1 << 30, &t))
                 return DH_EXIT_USAGE;
             tune.seed = (unsigned)t;
         } else if (!strcmp(a, "--isolate")) {

@@ -2,6 +2,7 @@
  * kernel (suites/lib/descriptor.h) on a device, every configuration checked
  * against the reference run on the CPU device, then time the best one and
  * write results like `harness run`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: harness tune --descriptor FILE.xml [--kernel FILE] [--backend B] "
             "[--device N]\n       [--tune exhaustive|random|anneal] [--tune-budget N] "
-            "[--tune-reps N] [--reps N] [--out DIR]\n"
+            "[--tune-reps N] [--reps N] [--timeout S] [--out DIR]\n"
             "  tunes a kernel written in the dialect, described by FILE.xml (schema "
             "tuning/descriptor-1.xsd;\n  example: tuning/examples/branch_sum.xml)\n");
 }
@@ -26,7 +27,7 @@ static void usage(FILE *f)
 int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
 {
     const char *desc = NULL, *kern = NULL, *backend = "opencl", *out = NULL;
-    int device = 0, reps = 10;
+    int device = 0, reps = 10, timeout_s = 300;
     struct dh_tune_opts o = {.mode = DH_TUNE_EXHAUSTIVE, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -42,17 +43,23 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         if (!strcmp(a, "--descriptor")) desc = v;
         else if (!strcmp(a, "--kernel")) kern = v;
         else if (!strcmp(a, "--backend")) backend = v;
-        else if (!strcmp(a, "--device")) device = atoi(v);
-        else if (!strcmp(a, "--out")) out = v;
-        else if (!strcmp(a, "--reps")) reps = atoi(v);
-        else if (!strcmp(a, "--tune-budget")) {
-            o.budget = atoi(v);
-            if (o.budget < 1) {
-                fprintf(stderr, "harness tune: --tune-budget %s: give at least 1 evaluation\n", v);
+        else if (!strcmp(a, "--device")) {
+            if (!dh_cli_int("tune", a, v, 0, 63, &device))
                 return DH_EXIT_USAGE;
-            }
+        } else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--reps")) {
+            if (!dh_cli_int("tune", a, v, 1, DH_MAX_SAMPLES, &reps))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--timeout")) {
+            if (!dh_cli_int("tune", a, v, 1, 86400, &timeout_s))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--tune-budget")) {
+            if (!dh_cli_int("tune", a, v, 1, 100000, &o.budget))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--tune-reps")) {
+            if (!dh_cli_int("tune", a, v, 1, DH_MAX_SAMPLES, &o.reps))
+                return DH_EXIT_USAGE;
         }
-        else if (!strcmp(a, "--tune-reps")) o.reps = atoi(v);
         else if (!strcmp(a, "--tune")) {
             if (dh_tune_mode_parse(v, &o.mode) || o.mode < DH_TUNE_EXHAUSTIVE) {
                 fprintf(stderr, "harness tune: --tune %s: choose exhaustive, random or anneal\n", v);
@@ -66,11 +73,6 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
     }
     if (!desc) {
         usage(stderr);
-        return DH_EXIT_USAGE;
-    }
-    if (reps < 1 || reps > DH_MAX_SAMPLES || o.reps < 1) {
-        fprintf(stderr, "harness tune: --reps and --tune-reps must be 1..%d\n",
-                DH_MAX_SAMPLES);
         return DH_EXIT_USAGE;
     }
     struct dh_err e = {0};
@@ -103,7 +105,7 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
     snprintf(c->size, sizeof c->size, "small");
     c->reps = reps;
     c->warmup = 2;
-    c->timeout_s = 300;
+    c->timeout_s = timeout_s;
     for (const struct dh_param_def *d = b->params; d->name; d++)
         dh_pset_put(&c->params, d->name, d->def, atof(d->def), DH_P_TUNABLE);
     dh_case_identity(c);
@@ -129,18 +131,34 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         dh_session_close(s);
         return dh_exit_for(rc);
     }
-    for (int k = 0; k < run.tune.n_eval; k++)
+    int from_journal = 0, wrong = 0;
+    for (int k = 0; k < run.tune.n_eval; k++) {
+        const char *j = run.tune.eval[k].from_journal ? "  (journal)" : "";
+        from_journal += run.tune.eval[k].from_journal;
+        wrong += run.tune.eval[k].status == DH_E_WRONG;
         if (run.tune.eval[k].ms > 0)
-            printf("  %-30s %-8s %.4f ms\n", run.tune.eval[k].tunables,
-                   dh_err_name(run.tune.eval[k].status), run.tune.eval[k].ms);
+            printf("  %-30s %-8s %.4f ms%s\n", run.tune.eval[k].tunables,
+                   dh_err_name(run.tune.eval[k].status), run.tune.eval[k].ms, j);
         else
-            printf("  %-30s %-8s\n", run.tune.eval[k].tunables, dh_err_name(run.tune.eval[k].status));
+            printf("  %-30s %-8s%s\n", run.tune.eval[k].tunables,
+                   dh_err_name(run.tune.eval[k].status), j);
+    }
+    if (from_journal)
+        printf("(journal: %d of %d evaluations were read from %s, measured earlier for this "
+               "descriptor, kernel, device and driver; delete the file to measure them again)\n",
+               from_journal, run.tune.n_eval, dh_journal_default_path());
+    if (dh_runner_interrupted()) {
+        fprintf(stderr, "harness tune: interrupted after %d evaluations; they are kept in the "
+                "journal, and the same command resumes from there\n", run.tune.n_eval);
+        dh_session_close(s);
+        return DH_EXIT_INTERRUPTED;
+    }
     if (run.tune.best < 0) {
         fprintf(stderr, "harness tune: no configuration ran correctly (first: %s)\n",
                 run.tune.failure[0] ? run.tune.failure
                 : run.tune.n_eval ? dh_err_name(run.tune.eval[0].status) : "none");
         dh_session_close(s);
-        return DH_EXIT_INFRA;
+        return wrong ? DH_EXIT_WRONG : DH_EXIT_INFRA;
     }
     /* the best configuration, timed properly */
     run.r.status = -1;
@@ -157,9 +175,15 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
            "evaluations\n", 100 * run.tune.flat_share, run.tune.evals_to_95);
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s", out ? out : "results/runs/tune");
-    mkdir("results", 0755);
-    mkdir("results/runs", 0755);
-    mkdir(dir, 0755);
+    if (!out) {
+        mkdir("results", 0755);
+        mkdir("results/runs", 0755);
+    }
+    if (mkdir(dir, 0755) && errno != EEXIST) {
+        fprintf(stderr, "harness tune: cannot make %s: %s (choose another --out)\n", dir,
+                strerror(errno));
+        return DH_EXIT_INFRA;
+    }
     snprintf(path, sizeof path, "%s/results.xml", dir);
     struct dh_env env;
     dh_env_fill(&env, full_argc, full_argv);

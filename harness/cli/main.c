@@ -42,6 +42,27 @@ int main(int argc, char **argv)
         return DH_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    /* --help of the commands without a usage text of their own: one
+     * answer, on stdout, exit 0, for every command */
+    static const char *const brief[][2] = {
+        {"list", "usage: harness list\n  suites, benchmarks, variants (and why one is absent), "
+                 "parameters\n"},
+        {"devices", "usage: harness devices [--isolate=no]\n  backends and devices, or why a "
+                    "backend has none\n"},
+        {"validate", "usage: harness validate RESULTS.xml...\n  checks each file against "
+                     "results/divharness-1.xsd\n"},
+        {"tune-study", "usage: harness tune-study RESULTS.xml [--seeds N]\n"},
+        {"export", "usage: harness export RESULTS.xml [--csv OUT.csv] [--t4 DIR]\n"},
+        {"history", "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n"},
+        {"rerun", "usage: harness rerun RESULTS.xml --case KEY [--reps N] [--out DIR]\n"},
+    };
+    for (size_t k = 0; k < sizeof brief / sizeof brief[0]; k++)
+        if (!strcmp(cmd, brief[k][0]))
+            for (int i = 2; i < argc; i++)
+                if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                    fputs(brief[k][1], stdout);
+                    return 0;
+                }
     if (!strcmp(cmd, "run"))
         return dh_cmd_run(argc - 1, argv + 1, argc, argv);
     if (!strcmp(cmd, "list"))

@@ -320,6 +320,13 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             if (!be)
                 return dh_err_set(err, DH_E_USAGE, "unknown backend '%s': choose from %s, "
                                   "or all", item, dh_backend_names());
+            for (int k = 0; k < nd; k++)
+                if (!strcmp(dv[k].backend, be->name))
+                    return dh_err_set(err, DH_E_USAGE, "--backend names %s twice: name each "
+                                      "backend once", be->name);
+            if (nd == DH_MAX_DEVICES)
+                return dh_err_set(err, DH_E_USAGE, "--backend names more than %d backends",
+                                  DH_MAX_DEVICES);
             const char *why = "";
             int count = 0;
             for (int i = 0; i < devs->n_backends; i++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +130,7 @@ int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err)
     if (pid < 0)
         return dh_err_set(err, DH_E_INTERNAL, "fork: %s", strerror(errno));
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         close(fd[0]);
         static struct dh_devlist mine;
         gather_here(&mine);
@@ -245,10 +247,16 @@ static int start(struct proc *p, const char *backend, int index, const char *dum
         return dh_err_set(err, DH_E_INTERNAL, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         return dh_err_set(err, DH_E_INTERNAL, "fork: %s", strerror(errno));
     if (pid == 0) {
+        /* a worker never outlives the harness, even while a kernel hangs
+         * (it reads no pipe then): killed when the parent dies */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(3);
         close(a[1]);
         close(b[0]);
         worker_main(backend, index, a[0], b[1], dump_dir);

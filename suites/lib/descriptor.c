@@ -32,6 +32,7 @@ static struct {
     char name[48], path[1024], kpath[2048];
     char items[1040], sizes[3][256];
     char *source;
+    char *fingerprint;           /* the descriptor's text + its C reference's */
     char bname[DH_KIT_MAXBUF][32], bcount[DH_KIT_MAXBUF][1040];
     struct dh_kbuf bufs[DH_KIT_MAXBUF];
     struct uk_init init[DH_KIT_MAXBUF];
@@ -584,6 +585,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
         return rc;
     }
     free(uk.source);
+    free(uk.fingerprint);
     memset(&uk, 0, sizeof uk);
     snprintf(uk.path, sizeof uk.path, "%s", path);
     uk.kit.bufs = uk.bufs;
@@ -762,8 +764,22 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
         uk.kit.branch = uk_branch;
         uk.kit.sort_key = uk_sort_key;
     }
+    /* the journal must not replay another descriptor's results: its key
+     * covers everything the descriptor and its C reference say */
+    char *dtext = read_text(path), *ctext = uk.ref_mode == 2 ? read_text(uk.ref_c) : NULL;
+    size_t dl = dtext ? strlen(dtext) : 0, cl = ctext ? strlen(ctext) : 0;
+    uk.fingerprint = malloc(dl + cl + 2);
+    if (uk.fingerprint) {
+        memcpy(uk.fingerprint, dtext ? dtext : "", dl);
+        uk.fingerprint[dl] = '\x1f';
+        memcpy(uk.fingerprint + dl + 1, ctext ? ctext : "", cl);
+        uk.fingerprint[dl + cl + 1] = 0;
+    }
+    free(dtext);
+    free(ctext);
     uk.bench = (struct dh_bench){
         .suite = "user", .name = uk.name, .summary = "a user's kernel (descriptor)",
+        .fingerprint = uk.fingerprint,
         .source = uk.source, .params = uk.params, .variants = uk.variants, .sweep = NULL,
         DH_KIT(uk.kit),
     };

@@ -1,0 +1,165 @@
+/* test_cli.c — the `harness` command as a user meets it: exit codes and
+ * messages as README states them, numbers parsed whole, outputs only where
+ * asked. Runs the built binary (beside tests/) in a private folder. */
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char harness[PATH_MAX], tmpdir[64], out[1 << 16];
+
+/* Run harness with args (NULL-terminated) in cwd; stdout+stderr in out. */
+static int run(const char *cwd, const char *const *args)
+{
+    char log[128];
+    snprintf(log, sizeof log, "%s/.log", tmpdir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || chdir(cwd))
+            _exit(120);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        char *argv[64];
+        int n = 0;
+        argv[n++] = harness;
+        for (; args[n - 1] && n < 63; n++)
+            argv[n] = (char *)args[n - 1];
+        argv[n] = NULL;
+        execv(harness, argv);
+        _exit(121);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    FILE *f = fopen(log, "r");
+    size_t len = f ? fread(out, 1, sizeof out - 1, f) : 0;
+    out[len] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* --help answers on stdout with 0 for every command (was 0, 64 or 3) */
+static void help_everywhere(void **st)
+{
+    (void)st;
+    const char *cmds[] = {"run", "list", "devices", "validate", "tune", "tune-study", "compare",
+                          "merge", "baseline", "report", "history", "export", "rerun", "emit"};
+    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+        const char *a[] = {cmds[k], "--help", NULL};
+        int rc = run(tmpdir, a);
+        if (rc != 0 || !strstr(out, "usage"))
+            fprintf(stderr, "%s --help: exit %d\n%s\n", cmds[k], rc, out);
+        assert_int_equal(rc, 0);
+        assert_non_null(strstr(out, "usage"));
+    }
+}
+
+/* numbers are whole numbers in range: `--device abc` is a usage error, not
+ * device 0 */
+static void numbers(void **st)
+{
+    (void)st;
+    const char *a[] = {"tune", "--descriptor", "x.xml", "--device", "abc", NULL};
+    assert_int_equal(run(tmpdir, a), 64);
+    assert_non_null(strstr(out, "--device abc: want an integer"));
+    const char *b[] = {"tune", "--descriptor", "x.xml", "--reps", "5x", NULL};
+    assert_int_equal(run(tmpdir, b), 64);
+    const char *c[] = {"run", "--suite", "micro", "--reps", "99999999999999999999", NULL};
+    assert_int_equal(run(tmpdir, c), 64);
+}
+
+/* A descriptor whose entry never matches its reference: every
+ * configuration is wrong, and tune says so with exit 1 (README), after one
+ * evaluation when the budget is one (it ran two), writing nothing under
+ * ./results when --out names the folder. */
+static void tune_wrong_kernel(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char p[256], d[256];
+    snprintf(p, sizeof p, "%s/off.k", tmpdir);
+    write_text(p, "DH_KERNEL void off(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{ int i = dh_gid(); y[i] = x[i] + 1.0f; }\n"
+                  "DH_KERNEL void ref(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{ int i = dh_gid(); y[i] = x[i]; }\n");
+    snprintf(d, sizeof d, "%s/off.xml", tmpdir);
+    write_text(d, "<divharness-kernel version=\"2\">\n"
+                  "<kernel name=\"off\" file=\"off.k\" items=\"4096\"/>\n"
+                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\" init=\"index\"/>\n"
+                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                  "<entry variant=\"baseline\" name=\"off\" args=\"x y\"/>\n"
+                  "<reference entry=\"ref\"/>\n"
+                  "<tunable name=\"wg\" values=\"64,128,256\" default=\"256\"/>\n"
+                  "</divharness-kernel>\n");
+    char j[256], o[256];
+    snprintf(j, sizeof j, "%s/journal.tsv", tmpdir);
+    setenv("DH_JOURNAL", j, 1);
+    snprintf(o, sizeof o, "%s/tuned", tmpdir);
+    const char *a[] = {"tune", "--descriptor", d, "--tune-budget", "1", "--out", o, NULL};
+    int rc = run(tmpdir, a);
+    if (rc != 1)
+        fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "no configuration ran correctly"));
+    /* one evaluation: one journal line */
+    FILE *f = fopen(j, "r");
+    assert_non_null(f);
+    int lines = 0, ch;
+    while ((ch = fgetc(f)) != EOF)
+        lines += ch == '\n';
+    fclose(f);
+    assert_int_equal(lines, 1);
+    snprintf(p, sizeof p, "%s/results", tmpdir);
+    assert_int_not_equal(access(p, F_OK), 0);
+    /* the same again: the journal answers, and says so */
+    rc = run(tmpdir, a);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(out, "(journal)"));
+    unsetenv("DH_JOURNAL");
+}
+
+static int setup(void **st)
+{
+    (void)st;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    *slash = 0;                                    /* BUILD/tests */
+    snprintf(harness, sizeof harness, "%s/../harness", self);
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-cli-XXXXXX");
+    return mkdtemp(tmpdir) && !access(harness, X_OK) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(help_everywhere),
+        cmocka_unit_test(numbers),
+        cmocka_unit_test(tune_wrong_kernel),
+    };
+    return cmocka_run_group_tests_name("cli", t, setup, teardown);
+}
