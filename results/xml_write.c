@@ -1,6 +1,7 @@
 /* xml_write.c — results to XML through libxml2, written atomically. */
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,19 @@ static const char *warp_src(enum dh_warp_source s)
     return s == DH_WARP_DEVICE ? "device" : s == DH_WARP_OVERRIDE ? "override" : "default";
 }
 
+/* fsync a file or folder by name: 0, or -1 with errno */
+static int sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
 int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
                  const struct dh_run *runs, int n, struct dh_err *err)
 {
@@ -332,9 +346,21 @@ int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_dev
         rc = dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
                         "choose another with --out)", tmp, strerror(errno));
         unlink(tmp);
+    } else if (sync_path(tmp)) {
+        rc = dh_err_set(err, DH_E_IO, "cannot write %s to disk: %s (is the disk full? "
+                        "choose another folder with --out)", tmp, strerror(errno));
+        unlink(tmp);
     } else if (rename(tmp, path)) {
         rc = dh_err_set(err, DH_E_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
         unlink(tmp);
+    } else {
+        /* the rename itself durable: the folder's entry on disk */
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = 0;
+        (void)sync_path(slash ? (*dir ? dir : "/") : ".");
     }
     xmlFreeDoc(doc);
     return rc;

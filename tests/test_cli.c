@@ -3,6 +3,7 @@
  * asked. Runs the built binary (beside tests/) in a private folder. */
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +131,70 @@ static void tune_wrong_kernel(void **st)
     unsetenv("DH_JOURNAL");
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[2][1 << 20];
+    static int k;
+    k ^= 1;
+    *len = fread(buf[k], 1, sizeof buf[k] - 1, f);
+    buf[k][*len] = 0;
+    fclose(f);
+    return buf[k];
+}
+
+/* One harness per folder; a folder with this command's results resumes
+ * (nothing finished runs again), another command's results are never
+ * overwritten (a second run emptied them), --fresh starts over. */
+static void out_folder(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char o[256], x[300], lk[300];
+    snprintf(o, sizeof o, "%s/out", tmpdir);
+    snprintf(x, sizeof x, "%s/results.xml", o);
+    snprintf(lk, sizeof lk, "%s/.harness.lock", o);
+    const char *a[] = {"run", "--suite", "micro", "--variant", "baseline", "--param", "paths=2",
+                       "--reps", "3", "--out", o, NULL};
+    assert_int_equal(run(tmpdir, a), 0);
+    size_t l1, l2;
+    char *first = slurp(x, &l1);
+    assert_non_null(first);
+    assert_non_null(strstr(first, "status=\"ok\""));
+    /* the same command: resumed, every case kept as it was measured */
+    assert_int_equal(run(tmpdir, a), 0);
+    assert_non_null(strstr(out, "resuming: 2 of 2 cases"));
+    char *again = slurp(x, &l2);
+    const char *s1 = strstr(first, "<runs>"), *s2 = strstr(again, "<runs>");
+    assert_true(s1 && s2);
+    assert_string_equal(s1, s2);
+    /* another command: refused, the file untouched */
+    const char *b[] = {"run", "--suite", "micro", "--variant", "melded", "--param", "paths=2",
+                       "--reps", "3", "--out", o, NULL};
+    assert_int_equal(run(tmpdir, b), 3);
+    assert_non_null(strstr(out, "holds results of another command"));
+    assert_non_null(strstr(out, "--fresh"));
+    char *after = slurp(x, &l2);
+    assert_true(l1 == l2);
+    assert_string_equal(strstr(after, "<runs>"), s1);
+    /* a folder in use: refused while another process holds it */
+    int fd = open(lk, O_RDWR);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+    assert_int_equal(run(tmpdir, a), 3);
+    assert_non_null(strstr(out, "is in use by another harness"));
+    close(fd);
+    /* --fresh: replaced */
+    const char *c[] = {"run", "--suite", "micro", "--variant", "melded", "--param", "paths=2",
+                       "--reps", "3", "--out", o, "--fresh", NULL};
+    assert_int_equal(run(tmpdir, c), 0);
+    after = slurp(x, &l2);
+    assert_non_null(strstr(after, "variant=\"melded\""));
+    assert_null(strstr(after, "variant=\"baseline\""));
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -160,6 +225,7 @@ int main(void)
         cmocka_unit_test(help_everywhere),
         cmocka_unit_test(numbers),
         cmocka_unit_test(tune_wrong_kernel),
+        cmocka_unit_test(out_folder),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }

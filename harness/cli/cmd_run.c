@@ -36,7 +36,10 @@ static void run_usage(FILE *f)
         "  --warmup N             warm-up runs (default 2)\n"
         "  --param k=v            set a workload, choice or tunable (repeatable);\n"
         "                         `harness list` shows each one's domain\n"
-        "  --out DIR              results folder (default: results/runs/<time>)\n"
+        "  --out DIR              results folder (default: results/runs/<time>); a folder\n"
+        "                         with results of this command resumes: finished cases\n"
+        "                         are kept and skipped\n"
+        "  --fresh                start over in --out, replacing its results.xml\n"
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
@@ -178,11 +181,54 @@ static int need_arg(int i, int argc, char **argv)
     return 1;
 }
 
+/* Restore the finished runs of path into the planned runs (same case id,
+ * same repetitions); interrupted ones run again. The number kept, or -1
+ * with why: the file cannot be read, or holds a case this command does
+ * not plan (another command's results: kept, never overwritten). */
+static int resume(const char *path, struct dh_run *runs, int n, char *why, size_t why_len)
+{
+    struct stat sb;
+    if (stat(path, &sb))
+        return 0;
+    struct dh_resultfile old;
+    struct dh_err e = {0};
+    if (dh_xml_read(path, &old, &e)) {
+        snprintf(why, why_len, "%s is there and cannot be resumed (%s): it is kept; choose "
+                 "another --out, or --fresh to replace it", path, e.msg);
+        return -1;
+    }
+    int kept = 0;
+    for (int k = 0; k < old.n_runs; k++) {
+        const struct dh_run *o = &old.runs[k];
+        if (o->r.status == DH_E_INTERRUPTED)
+            continue;
+        int at = -1;
+        for (int i = 0; i < n && at < 0; i++)
+            if (runs[i].r.status == -1 && !strcmp(runs[i].c.id, o->c.id)
+                && runs[i].c.reps == o->c.reps)
+                at = i;
+        if (at < 0) {
+            snprintf(why, why_len, "%s holds results of another command (case %s, %d "
+                     "repetitions, is not in this one): it is kept; choose another --out, or "
+                     "--fresh to replace it", path, o->c.id, o->c.reps);
+            dh_resultfile_free(&old);
+            return -1;
+        }
+        const struct dh_bench *b = runs[at].c.bench;
+        runs[at] = *o;
+        runs[at].c.bench = b;
+        kept++;
+    }
+    dh_resultfile_free(&old);
+    return kept;
+}
+
 int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
                                .timeout_s = 300, .profile = -1, .model = 1};
     const char *out = NULL, *dump = NULL, *descriptor = NULL;
+    int fresh = 0;
     int isolate = 1;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
@@ -241,6 +287,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 return DH_EXIT_USAGE;
             }
             sel.params[sel.n_params++] = v;
+        } else if (!strcmp(a, "--fresh")) {
+            fresh = 1;
         } else if (!strcmp(a, "--out")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             out = v;
@@ -347,7 +395,21 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         struct tm tm;
         localtime_r(&t, &tm);
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-        snprintf(dir, sizeof dir, "results/runs/%s", stamp);
+        /* a folder of its own, even for runs started in the same second */
+        if (dh_mkdir_p("results/runs")) {
+            fprintf(stderr, "harness run: cannot make results/runs (%s): choose a writable "
+                    "folder with --out DIR\n", strerror(errno));
+            free(runs);
+            return DH_EXIT_INFRA;
+        }
+        for (int k = 1;; k++) {
+            if (k == 1)
+                snprintf(dir, sizeof dir, "results/runs/%s", stamp);
+            else
+                snprintf(dir, sizeof dir, "results/runs/%s-%d", stamp, k);
+            if (!mkdir(dir, 0755) || errno != EEXIST || k == 1000)
+                break;
+        }
     }
     snprintf(path, sizeof path, "%s/results.xml", dir);
     struct ctx x = {.path = path, .devs = &devs, .runs = runs, .n = n, .tty = isatty(2)};
@@ -362,7 +424,31 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     x.tune = tune;
     dh_env_fill(&x.env, full_argc, full_argv);
-    if (dh_mkdir_p(dir) || dh_xml_write(path, &x.env, &devs, runs, 0, &e)) {
+    if (dh_mkdir_p(dir)) {
+        fprintf(stderr, "harness run: cannot make %s (%s): choose a writable folder with "
+                "--out DIR\n", dir, strerror(errno));
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    /* one harness per folder; held until exit */
+    char why[4600];
+    if (dh_dir_lock(dir, why, sizeof why) < 0) {
+        fprintf(stderr, "harness run: %s\n", why);
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    /* a results.xml already there: this command's finished cases are kept
+     * (resume); another command's results are never overwritten */
+    int kept = fresh ? 0 : resume(path, runs, n, why, sizeof why);
+    if (kept < 0) {
+        fprintf(stderr, "harness run: %s\n", why);
+        free(runs);
+        return DH_EXIT_INFRA;
+    }
+    if (kept)
+        fprintf(stderr, "harness: resuming: %d of %d cases are finished in %s and kept "
+                "(--fresh starts over)\n", kept, n, path);
+    if (dh_xml_write(path, &x.env, &devs, runs, n, &e)) {
         fprintf(stderr, "harness run: cannot write results into %s (%s): choose a writable "
                 "folder with --out DIR\n", dir, e.msg[0] ? e.msg : strerror(errno));
         free(runs);

@@ -2,7 +2,14 @@
 #ifndef DH_FS_H
 #define DH_FS_H
 
+#include <stddef.h>
+
 /* mkdir -p; 0 or -1 with errno */
 int dh_mkdir_p(const char *path);
+
+/* Claim folder dir for this process: an exclusive flock on dir/.harness.lock
+ * (held until the process exits; its pid written inside). The descriptor,
+ * or -1 with the reason in why (another process holds it: its pid). */
+int dh_dir_lock(const char *dir, char *why, size_t why_len);
 
 #endif
