@@ -1,4 +1,5 @@
 /* xml_read.c — validating and reading results files back. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,17 @@ static void sprop(xmlNodePtr n, const char *k, char *out, size_t len)
     xmlFree(v);
 }
 
+/* the first value the reader refuses (the schema lets it through, the
+ * harness cannot hold it): set by iprop/samples, reported by dh_xml_read */
+static char bad[400];
+
+static void refuse(xmlNodePtr n, const char *what, const char *v, const char *want)
+{
+    if (!bad[0])
+        snprintf(bad, sizeof bad, "line %d: %s is %s: want %s", (int)xmlGetLineNo(n), what, v,
+                 want);
+}
+
 static double dprop(xmlNodePtr n, const char *k, double dflt)
 {
     xmlChar *v = xmlGetProp(n, BAD_CAST k);
@@ -111,6 +123,25 @@ static double dprop(xmlNodePtr n, const char *k, double dflt)
     xmlFree(v);
     return d;
 }
+
+/* an integer attribute in lo..hi (no float-to-int overflow) */
+static long long iprop_in(xmlNodePtr n, const char *k, long long dflt, double lo, double hi)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST k);
+    if (!v)
+        return dflt;
+    double d = strtod((const char *)v, NULL);
+    if (!(d >= lo && d <= hi) || d != floor(d)) {
+        refuse(n, k, (const char *)v, "a whole number the harness can hold");
+        xmlFree(v);
+        return dflt;
+    }
+    xmlFree(v);
+    return (long long)d;
+}
+#define iprop(n, k, dflt) ((int)iprop_in(n, k, dflt, (double)INT_MIN, (double)INT_MAX))
+#define lprop(n, k, dflt) ((long)iprop_in(n, k, dflt, -9.0e18, 9.0e18))
+#define uprop(n, k, dflt) ((uint64_t)iprop_in(n, k, dflt, 0.0, 9.0e18))
 
 static void text_of(xmlNodePtr n, char *out, size_t len)
 {
@@ -124,7 +155,8 @@ static int is(xmlNodePtr n, const char *name)
     return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
 }
 
-static int samples(xmlNodePtr n, double *out, int max)
+/* time samples in ms: finite, > 0 (kernel) or >= 0 (host, transfer) */
+static int samples(xmlNodePtr n, double *out, int max, int positive)
 {
     xmlChar *t = xmlNodeGetContent(n);
     int k = 0;
@@ -133,6 +165,13 @@ static int samples(xmlNodePtr n, double *out, int max)
         double d = strtod(p, &end);
         if (end == p)
             break;
+        if (!isfinite(d) || d < 0 || (positive && d == 0)) {
+            char v[40], what[64];
+            snprintf(v, sizeof v, "%g", d);
+            snprintf(what, sizeof what, "a %s time sample", (const char *)n->name);
+            refuse(n, what, v, positive ? "a positive, finite number of ms"
+                                        : "a finite number of ms, 0 or more");
+        }
         out[k++] = d;
         p = end;
     }
@@ -173,7 +212,7 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             sprop(e, "bench", c->bench_name, sizeof c->bench_name);
             sprop(e, "variant", c->variant, sizeof c->variant);
             sprop(e, "backend", c->backend, sizeof c->backend);
-            c->device = (int)dprop(e, "device", 0);
+            c->device = iprop(e, "device", 0);
             sprop(e, "device_name", c->device_name, sizeof c->device_name);
             sprop(e, "size", c->size, sizeof c->size);
             char ins[8];
@@ -194,29 +233,29 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                 if (is(l, "log"))
                     text_of(l, r->build_log, sizeof r->build_log);
         } else if (is(e, "timing")) {
-            c->reps = (int)dprop(e, "reps", 0);
-            c->warmup = (int)dprop(e, "warmup", 0);
-            r->rotate = (int)dprop(e, "rotate", 1);
+            c->reps = iprop(e, "reps", 0);
+            c->warmup = iprop(e, "warmup", 0);
+            r->rotate = iprop(e, "rotate", 1);
             r->setup_ms = dprop(e, "setup_ms", 0);
             for (xmlNodePtr s = e->children; s; s = s->next) {
                 if (is(s, "kernel"))
-                    r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES);
+                    r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES, 1);
                 else if (is(s, "host"))
-                    samples(s, r->host_ms, DH_MAX_SAMPLES);
+                    samples(s, r->host_ms, DH_MAX_SAMPLES, 0);
                 else if (is(s, "transfer"))
-                    samples(s, r->xfer_ms, DH_MAX_SAMPLES);
+                    samples(s, r->xfer_ms, DH_MAX_SAMPLES, 0);
             }
         } else if (is(e, "verification")) {
             char vs[16];
             sprop(e, "status", vs, sizeof vs);
             r->verified = strcmp(vs, "not-run") != 0;
-            r->verify.checked = (long)dprop(e, "checked", 0);
-            r->verify.mismatches = (long)dprop(e, "mismatches", 0);
+            r->verify.checked = lprop(e, "checked", 0);
+            r->verify.mismatches = lprop(e, "mismatches", 0);
             r->verify.max_abs_err = dprop(e, "max_abs_err", 0);
             for (xmlNodePtr m = e->children; m; m = m->next)
                 if (is(m, "mismatch") && r->verify.n_first < DH_MAX_MISMATCH) {
                     int k = r->verify.n_first++;
-                    r->verify.first[k].index = (long)dprop(m, "index", 0);
+                    r->verify.first[k].index = lprop(m, "index", 0);
                     r->verify.first[k].got = dprop(m, "got", NAN);
                     r->verify.first[k].want = dprop(m, "want", NAN);
                 }
@@ -228,17 +267,17 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                 r->has_counters = 1;
                 r->ctr.warp_inst_executed = w;
                 r->ctr.thread_inst_pred_on = dprop(e, "thread_inst", 0);
-                r->ctr.warp_width = (int)dprop(e, "warp_width", 32);
+                r->ctr.warp_width = iprop(e, "warp_width", 32);
                 r->ctr.cfe = dprop(e, "value", NAN);
             }
         } else if (is(e, "tuning")) {
             struct dh_tuning *tu = &u->tune;
             sprop(e, "strategy", tu->strategy, sizeof tu->strategy);
-            tu->space = (int)dprop(e, "space", 0);
-            tu->space_total = (int)dprop(e, "space_total", 0);
+            tu->space = iprop(e, "space", 0);
+            tu->space_total = iprop(e, "space_total", 0);
             tu->default_ms = dprop(e, "default_ms", 0);
             tu->flat_share = dprop(e, "flat_share", 0);
-            tu->evals_to_95 = (int)dprop(e, "evals_to_95", 0);
+            tu->evals_to_95 = iprop(e, "evals_to_95", 0);
             tu->best = -1;
             for (xmlNodePtr v = e->children; v; v = v->next) {
                 if (!is(v, "eval") || tu->n_eval >= DH_TUNE_MAX_EVALS)
@@ -262,14 +301,14 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             m->valid = 1;
             sprop(e, "table", m->table, sizeof m->table);
             sprop(e, "bbv", m->bbv_source, sizeof m->bbv_source);
-            m->n_blocks = (int)dprop(e, "blocks", 0);
-            m->n_items = (long)dprop(e, "items", 0);
-            m->n_classes = (long)dprop(e, "classes", 0);
+            m->n_blocks = iprop(e, "blocks", 0);
+            m->n_items = lprop(e, "items", 0);
+            m->n_classes = lprop(e, "classes", 0);
             m->acquire_ms = dprop(e, "acquire_ms", NAN);
-            m->warp_width = (int)dprop(e, "warp_width", 32);
-            m->wg = (int)dprop(e, "wg", 0);
-            m->cus = (int)dprop(e, "cus", 1);
-            m->slots = (int)dprop(e, "slots", 1);
+            m->warp_width = iprop(e, "warp_width", 32);
+            m->wg = iprop(e, "wg", 0);
+            m->cus = iprop(e, "cus", 1);
+            m->slots = iprop(e, "slots", 1);
             m->own.cfe = dprop(e, "cfe", NAN);
             m->cfe32 = dprop(e, "cfe32", NAN);
             m->cfe64 = dprop(e, "cfe64", NAN);
@@ -282,9 +321,15 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             m->base.t_sched = dprop(e, "base_t_sched", NAN);
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
-            r->warp_width = (int)dprop(e, "warp_width", 32);
+            r->warp_width = iprop(e, "warp_width", 32);
         }
     }
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const struct dh_run *const *x = a, *const *y = b;
+    return strcmp((*x)->c.id, (*y)->c.id);
 }
 
 int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
@@ -299,6 +344,7 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
         return rc;
     }
     out->version = DH_RESULTS_VERSION;
+    bad[0] = 0;
     xmlNodePtr root = xmlDocGetRootElement(doc);
     int cap = 0;
     for (xmlNodePtr s = root->children; s; s = s->next) {
@@ -325,7 +371,7 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
                 int k = out->devs.n++;
                 struct dh_device_info *d = &out->devs.d[k].info;
                 sprop(e, "backend", out->devs.d[k].backend, sizeof out->devs.d[k].backend);
-                out->devs.d[k].index = (int)dprop(e, "index", 0);
+                out->devs.d[k].index = iprop(e, "index", 0);
                 sprop(e, "name", d->name, sizeof d->name);
                 sprop(e, "vendor", d->vendor, sizeof d->vendor);
                 sprop(e, "platform", d->platform, sizeof d->platform);
@@ -333,12 +379,12 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
                 sprop(e, "runtime", d->runtime, sizeof d->runtime);
                 sprop(e, "arch", d->arch, sizeof d->arch);
                 sprop(e, "kind", d->kind, sizeof d->kind);
-                d->warp_width = (int)dprop(e, "warp_width", 32);
-                d->compute_units = (int)dprop(e, "compute_units", 0);
-                d->max_wg = (int)dprop(e, "max_wg", 0);
-                d->clock_mhz = (int)dprop(e, "clock_mhz", 0);
-                d->global_mem_bytes = (uint64_t)dprop(e, "global_mem_bytes", 0);
-                d->local_mem_bytes = (uint64_t)dprop(e, "local_mem_bytes", 0);
+                d->warp_width = iprop(e, "warp_width", 32);
+                d->compute_units = iprop(e, "compute_units", 0);
+                d->max_wg = iprop(e, "max_wg", 0);
+                d->clock_mhz = iprop(e, "clock_mhz", 0);
+                d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
+                d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
             }
         } else if (is(s, "runs")) {
             for (xmlNodePtr e = s->children; e; e = e->next) {
@@ -359,6 +405,34 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
         }
     }
     xmlFreeDoc(doc);
+    if (bad[0]) {
+        dh_resultfile_free(out);
+        return dh_err_set(err, DH_E_DATA, "%s: %s", path, bad);
+    }
+    /* one run per case: a file the harness writes never repeats an id */
+    if (out->n_runs > 1) {
+        const struct dh_run **v = malloc((size_t)out->n_runs * sizeof *v);
+        if (!v) {
+            dh_resultfile_free(out);
+            return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
+        }
+        for (int i = 0; i < out->n_runs; i++)
+            v[i] = &out->runs[i];
+        qsort(v, (size_t)out->n_runs, sizeof *v, by_id);
+        for (int i = 1; i < out->n_runs; i++)
+            if (!strcmp(v[i - 1]->c.id, v[i]->c.id)) {
+                rc = dh_err_set(err, DH_E_DATA, "%s: the case %s appears twice (runs %d and "
+                                "%d): one file holds one run per case; join files with "
+                                "`harness merge`", path, v[i]->c.id,
+                                (int)(v[i - 1] - out->runs) + 1, (int)(v[i] - out->runs) + 1);
+                break;
+            }
+        free(v);
+        if (rc) {
+            dh_resultfile_free(out);
+            return rc;
+        }
+    }
     return 0;
 }
 

@@ -124,6 +124,66 @@ static void bad_files(void **st)
     unlink(p);
 }
 
+/* Values the schema lets through but no measurement can be: refused on
+ * reading with the line (compare judged INF/NaN/0/negative samples
+ * "ambiguous" and exited 0; an oversized integer became INT_MIN and merge
+ * wrote files validate rejects); one run per case in a file. */
+static void refused_values(void **st)
+{
+    (void)st;
+    struct dh_run runs[2];
+    make_run(&runs[0], "baseline", 2.0, 0);
+    make_run(&runs[1], "gpu_tdr", 1.0, 0);
+    dh_run_derive(runs, 2);
+    struct dh_env env;
+    dh_env_fill(&env, 0, NULL);
+    struct dh_devlist devs = {0};
+    devs.n = 1;
+    snprintf(devs.d[0].backend, 16, "opencl");
+    devs.d[0].info.warp_width = 32;
+    const char *p = "/tmp/dh-test-refused.xml";
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(p, &env, &devs, runs, 2, &e), 0);
+    static char text[1 << 18], bad[1 << 18];
+    FILE *fp = fopen(p, "r");
+    size_t len = fread(text, 1, sizeof text - 1, fp);
+    text[len] = 0;
+    fclose(fp);
+    struct { const char *from, *to, *says; } cases[] = {
+        {">2 ", ">INF ", "kernel time sample is inf"},
+        {">2 ", ">NaN ", "kernel time sample is nan"},
+        {">2 ", ">-1 ", "kernel time sample is -1"},
+        {">2 ", ">0 ", "kernel time sample is 0"},
+        {"warp_width=\"32\"", "warp_width=\"99999999999\"", "warp_width is 99999999999"},
+        {"reps=\"12\"", "reps=\"12.5\"", NULL},      /* the schema's own refusal */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *at = strstr(text, cases[k].from);
+        assert_non_null(at);
+        size_t head = (size_t)(at - text);
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)head, text, cases[k].to,
+                 at + strlen(cases[k].from));
+        write_text(p, bad);
+        struct dh_resultfile f;
+        e.msg[0] = 0;
+        assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
+        if (cases[k].says && !strstr(e.msg, cases[k].says))
+            fprintf(stderr, "case %zu: %s\n", k, e.msg);
+        if (cases[k].says)
+            assert_non_null(strstr(e.msg, cases[k].says));
+        assert_non_null(strstr(e.msg, "line "));
+    }
+    /* the same run twice */
+    char *r0 = strstr(text, "<run "), *r1 = strstr(r0 + 1, "<run ");
+    assert_true(r0 && r1);
+    snprintf(bad, sizeof bad, "%.*s%.*s%s", (int)(r1 - text), text, (int)(r1 - r0), r0, r1);
+    write_text(p, bad);
+    struct dh_resultfile f;
+    assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "appears twice"));
+    unlink(p);
+}
+
 static void unwritable(void **st)
 {
     (void)st;
@@ -138,6 +198,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(round_trip), cmocka_unit_test(bad_files), cmocka_unit_test(unwritable),
+        cmocka_unit_test(refused_values),
     };
     return cmocka_run_group_tests_name("xml", t, NULL, NULL);
 }
