@@ -153,7 +153,7 @@ parboil-ncu)
             histo:cpu_tdr:histo_main histo:gpu_tdr:histo_gpu_tdr; do
     IFS=: read -r b v k <<< "$bv"
     timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite parboil --bench $b --backend cuda \
-        --variant $v --param alg=dgi_scan --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
+        --variant $v $([ $v = gpu_tdr ] && echo --param alg=dgi_scan) --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v.csv" 2>&1
     echo "$b $v: $(grep -E '^"[0-9]' "$out/ncu-$b-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/parboil-ncu.txt" ;;

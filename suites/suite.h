@@ -58,6 +58,8 @@ struct dh_bench {
     const char *name;
     const char *summary;
     const char *source;                 /* kernel text, dialect */
+    const char *source_path;            /* where it was read (a user's file), for
+                                           compiler messages; NULL: the suite's */
     const struct dh_param_def *params;  /* terminated by {0} */
     const char *variants;               /* comma list, e.g. "baseline,gpu_tdr" */
     const char *absent;                 /* the families left out and why, e.g.

@@ -195,6 +195,40 @@ static void out_folder(void **st)
     assert_null(strstr(after, "variant=\"baseline\""));
 }
 
+/* a compiler error in a user's kernel names the user's file and line
+ * (it named an invented suites/user/... path) */
+static void user_file_named(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char p[256], d[256];
+    snprintf(p, sizeof p, "%s/mine.k", tmpdir);
+    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{\n"
+                  "    int i = dh_gid();\n"
+                  "#ifndef DH_HOST_C\n"
+                  "    y[i] = x[i] + device_only_mistake;\n"
+                  "#else\n"
+                  "    y[i] = x[i];\n"
+                  "#endif\n"
+                  "}\n");
+    snprintf(d, sizeof d, "%s/mine.xml", tmpdir);
+    write_text(d, "<divharness-kernel version=\"2\">\n"
+                  "<kernel name=\"mine\" file=\"mine.k\" items=\"1024\"/>\n"
+                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                  "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
+                  "<reference entry=\"k\"/>\n"
+                  "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+                  "</divharness-kernel>\n");
+    char o[256];
+    snprintf(o, sizeof o, "%s/mine-out", tmpdir);
+    const char *a[] = {"run", "--descriptor", "mine.xml", "--reps", "2", "--out", o, NULL};
+    assert_int_equal(run(tmpdir, a), 3);
+    assert_non_null(strstr(out, "mine.k:5:"));
+    assert_null(strstr(out, "suites/user"));
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -226,6 +260,7 @@ int main(void)
         cmocka_unit_test(numbers),
         cmocka_unit_test(tune_wrong_kernel),
         cmocka_unit_test(out_folder),
+        cmocka_unit_test(user_file_named),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }

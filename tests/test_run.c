@@ -150,6 +150,20 @@ static void usage_errors(void **st)
     sel.variants = "fancy";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
     assert_non_null(strstr(e.msg, "baseline"));
+    /* a BBV regrouping without the profiling run: refused before anything
+     * runs (it was a per-case failure, exit 3, after the folder was made) */
+    sel.variants = "cpu_tdr";
+    sel.model = 0;
+    sel.params[sel.n_params++] = "regroup=key,sort";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "--no-model"));
+    sel.n_params = 0;
+    /* a value no selected variant reads (was dropped silently) */
+    sel.variants = "baseline";
+    sel.params[sel.n_params++] = "alg=hot";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "no selected variant uses alg"));
+    sel.n_params = 0;
     /* a family a benchmark leaves out: the error says why */
     sel.suite = "parboil";
     sel.benches = "lbm";

@@ -123,6 +123,11 @@ static int add_case(struct growing *g, struct dh_case *base, const struct dh_dev
 }
 
 /* Recursively expand open choices. */
+static int needs_bbv(const char *regroup)
+{
+    return !strcmp(regroup, "sort") || !strcmp(regroup, "greedy") || !strcmp(regroup, "greedymax");
+}
+
 static int expand(struct growing *g, struct dh_case *c, const struct dh_device_info *dev,
                   const struct dh_selection *sel, const struct open_choice *open, int n_open,
                   int explicit_choices, struct dh_err *err)
@@ -135,6 +140,9 @@ static int expand(struct growing *g, struct dh_case *c, const struct dh_device_i
     int idx = 0;
     for (const char *p = next_item(list, item, sizeof item); p;
          p = next_item(p, item, sizeof item), idx++) {
+        /* without the profiling run, the BBV regroupings cannot run */
+        if (!c->model && !strcmp(d->name, "regroup") && needs_bbv(item))
+            continue;
         struct dh_case cc = *c;
         dh_pset_put(&cc.params, d->name, item, idx, DH_P_CHOICE);
         int rc = expand(g, &cc, dev, sel, open + 1, n_open - 1, explicit_choices, err);
@@ -268,6 +276,17 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             return dh_err_set(err, DH_E_USAGE, "unknown variant '%s': choose from %s, or all",
                               item, all_variants);
     }
+    /* a BBV regrouping needs the profiling run --no-model leaves out */
+    for (int i = 0; i < sel->n_params && !sel->model; i++)
+        if (!strncmp(sel->params[i], "regroup=", 8)) {
+            char one[64];
+            for (const char *p = next_item(sel->params[i] + 8, one, sizeof one); p;
+                 p = next_item(p, one, sizeof one))
+                if (needs_bbv(one))
+                    return dh_err_set(err, DH_E_USAGE, "regroup=%s needs the BBV profiling "
+                                      "run that --no-model leaves out: drop --no-model, or "
+                                      "choose regroup=key", one);
+        }
     /* parameters: known to some benchmark, in domain */
     for (int i = 0; i < sel->n_params; i++) {
         char name[32], val[64], why[256];
@@ -292,6 +311,19 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             if (dh_domain_check(d->domain, one, &num, why, sizeof why))
                 return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
         }
+        /* a value no selected variant reads would be dropped without a word */
+        int used = 0;
+        for (int j = 0; j < nb && !used; j++) {
+            const struct dh_param_def *dj = dh_param_find(benches[j]->params, name);
+            for (const char *q = next_item(vlist, item, sizeof item); q && dj && !used;
+                 q = next_item(q, item, sizeof item))
+                used = dh_bench_has_variant(benches[j], item) && dh_param_used_by(dj, item);
+        }
+        if (!used)
+            return dh_err_set(err, DH_E_USAGE, "--param %s=%s: no selected variant uses %s "
+                              "(it is for %s): add --variant %s, or leave it out", name, val,
+                              name, d->variants ? d->variants : "every variant",
+                              d->variants ? d->variants : "all");
     }
     /* devices */
     struct { const char *backend; int index; const struct dh_device_info *info; } dv[DH_MAX_DEVICES];

@@ -58,6 +58,20 @@ static struct {
     struct dh_bench bench;
 } uk;
 
+/* "#line 1 "<the kernel's path>"\n": compilers name the user's file; the
+ * path is data, kept inside the C string (quote, backslash escaped, a
+ * newline cannot end the directive) */
+static void line_directive(char *out, size_t len)
+{
+    size_t o = (size_t)snprintf(out, len, "#line 1 \"");
+    for (const char *q = uk.kpath; *q && o + 8 < len; q++) {
+        if (*q == '"' || *q == '\\')
+            out[o++] = '\\';
+        out[o++] = (*q == '\n' || *q == '\r') ? '?' : *q;
+    }
+    snprintf(out + o, len - o, "\"\n");
+}
+
 /* ---- the benchmark's hooks ---- */
 
 static uint64_t mix(uint64_t *s)
@@ -180,13 +194,16 @@ static int device_reference(struct dh_khost *h, void *const *bufs, struct dh_err
     struct dh_buffer *db[DH_KIT_MAXBUF] = {0};
     if ((rc = be->open(idx, &dev, err)))
         return rc;
-    size_t len = strlen(dh_src_lib_dialect) + strlen(dh_src_lib_tdr) + strlen(uk.source) + 8;
+    char line[2200];
+    line_directive(line, sizeof line);
+    size_t len = strlen(dh_src_lib_dialect) + strlen(dh_src_lib_tdr) + strlen(line)
+                 + strlen(uk.source) + 8;
     char *src = malloc(len), opts[2200], defs[2048], *log = NULL;
     default_defines(defs, sizeof defs);
     snprintf(opts, sizeof opts, "-D DH_WG=%d -D DH_WAVE=%d %s", default_wg(), info.warp_width,
              defs);
     if (src)
-        snprintf(src, len, "%s\n%s\n%s", dh_src_lib_dialect, dh_src_lib_tdr, uk.source);
+        snprintf(src, len, "%s\n%s\n%s%s", dh_src_lib_dialect, dh_src_lib_tdr, line, uk.source);
     rc = src ? be->build(dev, src, opts, &prog, &log, NULL, err)
              : dh_err_set(err, DH_E_RESOURCES, "out of memory");
     free(log);
@@ -247,11 +264,13 @@ static int uk_reference(struct dh_khost *h, struct dh_err *err)
         int na;
         char defs[2048];
         default_defines(defs, sizeof defs);
-        size_t len = strlen(dh_src_lib_tdr) + strlen(uk.kpath) + strlen(uk.source) + 32;
+        char line[2200];
+        line_directive(line, sizeof line);
+        size_t len = strlen(dh_src_lib_tdr) + strlen(line) + strlen(uk.source) + 32;
         char *src = malloc(len);
         if (!src)
             return dh_err_set(err, DH_E_RESOURCES, "out of memory");
-        snprintf(src, len, "%s\n#line 1 \"%s\"\n%s", dh_src_lib_tdr, uk.kpath, uk.source);
+        snprintf(src, len, "%s\n%s%s", dh_src_lib_tdr, line, uk.source);
         rc = parse_ref_args(h, a, &na, err);
         if (!rc)
             rc = dh_hostref_entry(src, defs, uk.ref_entry, a, na, h->items, default_wg(), bufs,
@@ -779,7 +798,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     free(ctext);
     uk.bench = (struct dh_bench){
         .suite = "user", .name = uk.name, .summary = "a user's kernel (descriptor)",
-        .fingerprint = uk.fingerprint,
+        .fingerprint = uk.fingerprint, .source_path = uk.kpath,
         .source = uk.source, .params = uk.params, .variants = uk.variants, .sweep = NULL,
         DH_KIT(uk.kit),
     };
