@@ -79,6 +79,12 @@ static void numbers(void **st)
     assert_int_equal(run(tmpdir, b), 64);
     const char *c[] = {"run", "--suite", "micro", "--reps", "99999999999999999999", NULL};
     assert_int_equal(run(tmpdir, c), 64);
+    const char *d[] = {"rerun", "x.xml", "--case", "k", "--reps", "ten", NULL};
+    assert_int_equal(run(tmpdir, d), 64);
+    const char *f[] = {"emit", "--wave", "32x", NULL};
+    assert_int_equal(run(tmpdir, f), 64);
+    const char *g[] = {"tune-study", "x.xml", "--seeds", "-3", NULL};
+    assert_int_equal(run(tmpdir, g), 64);
 }
 
 /* A descriptor whose entry never matches its reference: every

@@ -104,10 +104,15 @@ int dh_cmd_emit(int argc, char **argv)
             sizes = v;
         else if (!strcmp(a, "--ext"))
             ext = v;
-        else if (!strcmp(a, "--wave"))
-            wave = atoi(v);
-        else if (!strcmp(a, "--local"))
-            local = atol(v);
+        else if (!strcmp(a, "--wave")) {
+            if (!dh_cli_int("emit", a, v, 1, 1024, &wave))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--local")) {
+            int bytes;
+            if (!dh_cli_int("emit", a, v, 0, 1 << 30, &bytes))
+                return DH_EXIT_USAGE;
+            local = bytes;
+        }
         else if (!strcmp(a, "--param") && n_params < 64)
             params[n_params++] = v;
         else {

@@ -22,8 +22,10 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--case") && i + 1 < argc)
             key = argv[++i];
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            if (!dh_cli_int("rerun", "--reps", argv[++i], 1, DH_MAX_SAMPLES, &reps))
+                return DH_EXIT_USAGE;
+        }
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] != '-' && !file)

@@ -51,8 +51,10 @@ int dh_cmd_tunestudy(int argc, char **argv)
     int seeds = 101;
     const char *file = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seeds") && i + 1 < argc)
-            seeds = atoi(argv[++i]);
+        if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
+            if (!dh_cli_int("tune-study", "--seeds", argv[++i], 1, 100000, &seeds))
+                return DH_EXIT_USAGE;
+        }
         else if (argv[i][0] != '-' && !file)
             file = argv[i];
         else {
