@@ -115,7 +115,28 @@ unit-tests: $(TESTS)
 test: deps all unit-tests
 	$(Q)bash ci/test.sh $(BUILD)
 
+# ---- fuzzing (libFuzzer, ASan + UBSan; clang) ----
+# `make fuzz` builds every target in build-fuzz/ and runs each for
+# FUZZ_SECONDS (default 60) from its committed seeds in fuzz/corpus/;
+# a finding fails the run and is saved under build-fuzz/findings/.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+.PHONY: fuzz fuzz-build fuzz-targets
+fuzz: deps fuzz-build
+	$(Q)bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang NO_CUDA=1 \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-unknown-warning-option" \
+	    LDFLAGS_EXTRA="$(FUZZ_SAN)" fuzz-targets
+fuzz-targets: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ  $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 clean:
-	rm -rf $(BUILD) build-san
+	rm -rf $(BUILD) build-san $(FUZZ_BUILD)
 
 -include $(OBJ:.o=.d)

@@ -139,8 +139,11 @@ static void journal(void **st)
     assert_null(dh_journal_find(&j, "2222222222222222"));
     dh_journal_free(&j);
     /* a writer killed mid-line: the next line still stands on its own */
+    /* cut inside the number (found by fuzz_journal: once the append ended
+     * the torn line, it read as 1.2 ms) */
     fd = open(path, O_WRONLY | O_APPEND);
-    assert_true(write(fd, "dh1\t22222222", 12) == 12);
+    const char *cut = "dh1\t2222222222222222\tfedcba9876543210\twg=64\tok\t1.2";
+    assert_true(write(fd, cut, strlen(cut)) == (ssize_t)strlen(cut));
     close(fd);
     assert_int_equal(dh_journal_load(&j, path, &e), 0);
     snprintf(a.eval_key, sizeof a.eval_key, "3333333333333333");
@@ -149,6 +152,7 @@ static void journal(void **st)
     assert_int_equal(dh_journal_load(&j, path, &e), 0);
     assert_int_equal(j.skipped, 3);           /* the two above and the torn one */
     assert_non_null(dh_journal_find(&j, "3333333333333333"));
+    assert_null(dh_journal_find(&j, "2222222222222222"));
     dh_journal_free(&j);
     unlink(path);
     /* not a regular file (DH_JOURNAL=/dev/zero spun forever): refused */
@@ -254,6 +258,13 @@ static void expressions(void **st)
                                   0, &v, why, sizeof why), 0);
     assert_int_equal(v, 101);
     assert_int_equal(dh_expr_eval("max(1 2)", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+    /* a name whose value no 64-bit integer holds (found by fuzz_expr: a
+     * float-to-integer overflow) */
+    dh_pset_put(&p, "huge", "1e30", 1e30, DH_P_WORKLOAD);
+    assert_int_equal(dh_expr_eval("huge % 3", &p, 32, 1024, 0, &v, why, sizeof why), -DH_E_DATA);
+    assert_non_null(strstr(why, "beyond 64-bit"));
+    assert_int_equal(dh_expr_eval("0 ? huge : 5", &p, 32, 1024, 0, &v, why, sizeof why), 0);
+    assert_int_equal(v, 5);
 }
 
 static void user_kernel(void **st)

@@ -69,10 +69,14 @@ int dh_journal_load(struct dh_journal *j, const char *path, struct dh_err *err)
         memset(&e, 0, sizeof e);
         char status[24];
         size_t len = strlen(line);
+        int used = -1;
+        /* the whole line or nothing: a torn line (a killed writer's) never
+         * counts, even once a later append ends it */
         if (!len || line[len - 1] != '\n' ||
-            sscanf(line, "dh1\t%16s\t%16s\t%95s\t%23s\t%lf", e.eval_key, e.case_key,
-                   e.tunables, status, &e.ms) != 5 ||
-            strlen(e.eval_key) != 16 || (e.status = dh_err_from_name(status)) < 0) {
+            sscanf(line, "dh1\t%16s\t%16s\t%95s\t%23s\t%lf%n", e.eval_key, e.case_key,
+                   e.tunables, status, &e.ms, &used) != 5 ||
+            used != (int)len - 1 || strlen(e.eval_key) != 16 || strlen(e.case_key) != 16 ||
+            (e.status = dh_err_from_name(status)) < 0) {
             j->skipped++;
             continue;
         }
@@ -108,8 +112,8 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e, st
     if (fd < 0)
         return dh_err_set(err, DH_E_IO, "cannot write the tuning journal %s: %s (set "
                           "DH_JOURNAL to a writable file)", j->path, strerror(errno));
-    /* a torn last line (a killed writer) must not swallow this one: start
-     * on a fresh line when the file does not end with one */
+    /* a torn last line (a killed writer) must neither swallow this one nor
+     * become whole: it is closed with a mark that keeps it unreadable */
     struct stat sb;
     char last = '\n';
     if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
@@ -119,7 +123,8 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e, st
     }
     if (sb.st_size > 0 && pread(fd, &last, 1, sb.st_size - 1) != 1)
         last = '\n';
-    int n = snprintf(line, sizeof line, "%sdh1\t%s\t%s\t%s\t%s\t%.9g\n", last == '\n' ? "" : "\n",
+    int n = snprintf(line, sizeof line, "%sdh1\t%s\t%s\t%s\t%s\t%.9g\n",
+                     last == '\n' ? "" : "\t(torn)\n",
                      e->eval_key, e->case_key, e->tunables, dh_err_name(e->status), e->ms);
     int ok = write(fd, line, (size_t)n) == n;
     fdatasync(fd);

@@ -52,6 +52,18 @@ static void arith(struct ps *s, const char *what)
         fail(s, what);
 }
 
+/* a name's value as a 64-bit integer: a value beyond (or NaN) is an
+ * error, not a float-to-integer overflow */
+static long as_long(struct ps *s, const char *name, double v)
+{
+    if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) {
+        (void)name;
+        arith(s, "a value beyond 64-bit integers");
+        return 0;
+    }
+    return (long)v;
+}
+
 static long p_unary(struct ps *s)
 {
     skip(s);
@@ -104,13 +116,13 @@ static long p_unary(struct ps *s)
         }
         const struct dh_pval *pv = s->vars ? dh_pset_find(s->vars, name) : NULL;
         if (pv)
-            return (long)pv->num;
+            return as_long(s, name, pv->num);
         if (!strcmp(name, "warp"))
-            return (long)s->warp;
+            return as_long(s, name, s->warp);
         if (!strcmp(name, "max_wg"))
-            return (long)s->max_wg;
+            return as_long(s, name, s->max_wg);
         if (!strcmp(name, "items"))
-            return (long)s->items;
+            return as_long(s, name, s->items);
         fail(s, "unknown name (use a parameter, warp, max_wg or items)");
         return 0;
     }
