@@ -9,7 +9,7 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
-# Steps: env tests micro sanitize standalone ncu sweep wg tune frontier
+# Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
 # frontier-large parboil parboil-ncu model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -17,7 +17,7 @@
 set -u
 out=${1:?usage: ci/gpu-check.sh OUTDIR [STEPS]}
 steps=${2:-env tests micro sanitize}
-[ "$steps" = all ] && steps="env tests micro sanitize standalone ncu sweep wg tune frontier frontier-large hip"
+[ "$steps" = all ] && steps="env tests micro sanitize sanitize-frontier sanitize-parboil standalone ncu sweep wg tune frontier frontier-large hip"
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -56,15 +56,22 @@ micro)
     timeout 540 $H run --suite micro --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
         --reps "${REPS:-20}" --out "$out/micro-opencl" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-opencl.txt"
   fi ;;
-sanitize)
+sanitize|sanitize-*)
+  # every kernel and variant of a suite (sanitize = micro; sanitize-frontier,
+  # sanitize-parboil), small, in-process so the tool sees every launch; one
+  # line per tool: exit code, errors/hazards reported, kernels launched
+  suite=${s#sanitize}; suite=${suite#-}; suite=${suite:-micro}
+  extra=""; [ "$suite" = micro ] && extra="--param iters=16"
   if command -v compute-sanitizer >/dev/null; then
-    for tool in memcheck racecheck; do
-      log "compute-sanitizer $tool"
-      timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $H run --suite micro --size small \
-          --backend cuda --reps 1 --warmup 1 --isolate no --counters no --param iters=16 \
-          --out "/tmp/san-$tool" > "$out/sanitize-$tool.txt" 2>&1
-      echo "$tool exit $?" | tee -a "$out/gpu-check.log"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Error|error" "$out/sanitize-$tool.txt" | tail -5
+    for tool in memcheck racecheck synccheck; do
+      log "compute-sanitizer $tool: $suite"
+      f="$out/sanitize-$suite-$tool.txt"
+      timeout 190 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+          $H run --suite $suite --size small --variant all --backend cuda --reps 1 --warmup 1 \
+          --isolate no --counters no $extra --out "/tmp/san-$suite-$tool" > "$f" 2>&1
+      rc=$?
+      echo "$suite $tool exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$f" | tail -1); cases: $(grep -cE ' ok | wrong | timeout | crash | build ' "$f")" \
+          | tee -a "$out/gpu-check.log" "$out/sanitize-summary.txt"
     done
   fi ;;
 standalone)
