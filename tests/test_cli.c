@@ -3,6 +3,7 @@
  * asked. Runs the built binary (beside tests/) in a private folder. */
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -235,6 +236,108 @@ static void user_file_named(void **st)
     assert_null(strstr(out, "suites/user"));
 }
 
+/* pids of pid's children */
+static int children(pid_t pid, pid_t *out, int max)
+{
+    char p[96];
+    snprintf(p, sizeof p, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    FILE *f = fopen(p, "r");
+    int n = 0;
+    while (f && n < max && fscanf(f, "%d", &out[n]) == 1)
+        n++;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* 1 while pid exists and is not a zombie (it is not our child: a worker
+ * whose harness died is adopted by init) */
+static int running(pid_t pid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *paren = strrchr(buf, ')');
+    return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/* Tuning a kernel that never ends: Ctrl-C exits 130 with the journal kept
+ * and no "nan ms"; kill -9 of the harness takes its worker with it (it
+ * ran on forever). */
+static void hung_kernel(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char p[256], d[256], j[256];
+    snprintf(p, sizeof p, "%s/hang.k", tmpdir);
+    write_text(p, "DH_KERNEL void k(DH_GLOBAL float *y, int n)\n"
+                  "{ int i = dh_gid(); volatile int go = 1; while (go) { y[i] += 1.0f; } }\n");
+    snprintf(d, sizeof d, "%s/hang.xml", tmpdir);
+    write_text(d, "<divharness-kernel version=\"2\">\n"
+                  "<kernel name=\"hang\" file=\"hang.k\" items=\"64\"/>\n"
+                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                  "<entry variant=\"baseline\" name=\"k\" args=\"y items\"/>\n"
+                  "<reference on=\"device\" entry=\"k\"/>\n"
+                  "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+                  "</divharness-kernel>\n");
+    snprintf(j, sizeof j, "%s/hang-journal.tsv", tmpdir);
+    for (int sig = 0; sig < 2; sig++) {
+        int sigs[] = {SIGINT, SIGKILL};
+        char log[128];
+        snprintf(log, sizeof log, "%s/.hang.log", tmpdir);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0 || chdir(tmpdir))
+                _exit(120);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            setenv("DH_JOURNAL", j, 1);
+            execl(harness, harness, "tune", "--descriptor", d, "--timeout", "60", (char *)NULL);
+            _exit(121);
+        }
+        /* wait for the worker to be running the kernel */
+        pid_t kids[8];
+        int nk = 0;
+        for (int t = 0; t < 200 && nk == 0; t++) {
+            usleep(50000);
+            nk = children(pid, kids, 8);
+        }
+        assert_true(nk > 0);
+        sleep(2);
+        nk = children(pid, kids, 8);
+        assert_true(nk > 0);
+        kill(pid, sigs[sig]);
+        int stt = 0;
+        waitpid(pid, &stt, 0);
+        if (sigs[sig] == SIGINT) {
+            size_t len;
+            char *o = slurp(log, &len);
+            assert_true(WIFEXITED(stt));
+            if (WEXITSTATUS(stt) != 130)
+                fprintf(stderr, "%s\n", o ? o : "");
+            assert_int_equal(WEXITSTATUS(stt), 130);
+            assert_null(strstr(o, "nan"));
+            assert_non_null(strstr(o, "interrupted"));
+        }
+        /* no worker outlives the harness */
+        int alive = 1;
+        for (int t = 0; t < 100 && alive; t++) {
+            alive = 0;
+            for (int k = 0; k < nk; k++)
+                alive |= running(kids[k]);
+            if (alive)
+                usleep(50000);
+        }
+        assert_false(alive);
+    }
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -267,6 +370,7 @@ int main(void)
         cmocka_unit_test(tune_wrong_kernel),
         cmocka_unit_test(out_folder),
         cmocka_unit_test(user_file_named),
+        cmocka_unit_test(hung_kernel),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }
