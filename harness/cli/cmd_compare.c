@@ -226,7 +226,7 @@ int dh_cmd_compare(int argc, char **argv)
     const char *new_path = files[use_baseline ? 0 : 1];
     char base_path[4200];
     int rc;
-    if ((rc = dh_results_load(new_path, &cur, &e))) {
+    if ((rc = dh_results_load_ex(new_path, &cur, 0, &e))) {
         fprintf(stderr, "harness compare: NEW: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }
@@ -256,7 +256,7 @@ int dh_cmd_compare(int argc, char **argv)
     } else {
         snprintf(base_path, sizeof base_path, "%s", files[0]);
     }
-    if ((rc = dh_results_load(base_path, &base, &e))) {
+    if ((rc = dh_results_load_ex(base_path, &base, 0, &e))) {
         fprintf(stderr, "harness compare: BASE: %s\n", e.msg);
         dh_resultfile_free(&cur);
         return DH_EXIT_INFRA;

@@ -168,8 +168,8 @@ void dh_cmp_metric_eval(const char *name, const double *base, int nb, const doub
     m->p_slower = m->p_faster = NAN;
     m->verdict = DH_V_AMBIGUOUS;
     struct dh_stats sb, sn;
-    dh_stats_of(base, nb, &sb);
-    dh_stats_of(cur, nn, &sn);
+    dh_stats_center(base, nb, &sb);
+    dh_stats_center(cur, nn, &sn);
     m->med_base = sb.median;
     m->med_new = sn.median;
     m->ratio = nb > 0 && nn > 0 && sb.median > 0 ? sn.median / sb.median : NAN;

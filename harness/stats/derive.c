@@ -13,17 +13,48 @@ static void e2e_of(const struct dh_result *r, double *out)
         out[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
 }
 
+/* 1 when end-to-end time is the kernel time sample by sample (no host or
+ * transfer time): its statistics are the kernel's, not computed twice */
+static int same_as_kernel(const struct dh_result *r)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->host_ms[i] != 0 || r->xfer_ms[i] != 0)
+            return 0;
+    return 1;
+}
+
 void dh_run_derive(struct dh_run *runs, int n)
 {
+    dh_run_derive_ex(runs, n, 1);
+}
+
+/* median ratio a/b without its interval */
+static double ratio_point(const double *a, int na, const double *b, int nb, double *lo,
+                          double *hi)
+{
+    *lo = *hi = NAN;
+    return dh_median(a, na) / dh_median(b, nb);
+}
+
+void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
+{
+    void (*stats)(const double *, int, struct dh_stats *) = intervals ? dh_stats_of
+                                                                      : dh_stats_center;
+    double (*ratio)(const double *, int, const double *, int, double *, double *) =
+        intervals ? dh_ratio_ci : ratio_point;
     double e[DH_MAX_SAMPLES], eb[DH_MAX_SAMPLES];
     for (int i = 0; i < n; i++) {
         struct dh_run *u = &runs[i];
         int k = u->r.status == 0 ? u->r.n : 0;
-        dh_stats_of(u->r.kernel_ms, k, &u->kernel);
-        dh_stats_of(u->r.host_ms, k, &u->host);
-        dh_stats_of(u->r.xfer_ms, k, &u->xfer);
-        e2e_of(&u->r, e);
-        dh_stats_of(e, k, &u->e2e);
+        stats(u->r.kernel_ms, k, &u->kernel);
+        stats(u->r.host_ms, k, &u->host);
+        stats(u->r.xfer_ms, k, &u->xfer);
+        if (same_as_kernel(&u->r))
+            u->e2e = u->kernel;                 /* the same samples, the same figures */
+        else {
+            e2e_of(&u->r, e);
+            stats(e, k, &u->e2e);
+        }
         u->cfe = NAN;
         u->cfe_source[0] = 0;
         if (u->r.has_counters && u->r.ctr.warp_inst_executed > 0) {
@@ -67,11 +98,17 @@ void dh_run_derive(struct dh_run *runs, int n)
                 continue;
             u->has_speedup = 1;
             memcpy(u->baseline_key, b->c.key, sizeof u->baseline_key);
-            u->sp_kernel = dh_ratio_ci(b->r.kernel_ms, b->r.n, u->r.kernel_ms, u->r.n,
+            u->sp_kernel = ratio(b->r.kernel_ms, b->r.n, u->r.kernel_ms, u->r.n,
                                        &u->sp_kernel_lo, &u->sp_kernel_hi);
-            e2e_of(&b->r, eb);
-            e2e_of(&u->r, e);
-            u->sp_e2e = dh_ratio_ci(eb, b->r.n, e, u->r.n, &u->sp_e2e_lo, &u->sp_e2e_hi);
+            if (same_as_kernel(&b->r) && same_as_kernel(&u->r)) {
+                u->sp_e2e = u->sp_kernel;
+                u->sp_e2e_lo = u->sp_kernel_lo;
+                u->sp_e2e_hi = u->sp_kernel_hi;
+            } else {
+                e2e_of(&b->r, eb);
+                e2e_of(&u->r, e);
+                u->sp_e2e = ratio(eb, b->r.n, e, u->r.n, &u->sp_e2e_lo, &u->sp_e2e_hi);
+            }
             if (!isnan(b->cfe) && b->cfe > 0) {
                 u->inv_cfe_baseline = 1.0 / b->cfe;
                 if (u->inv_cfe_baseline > 1.0 + 1e-9)

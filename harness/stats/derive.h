@@ -15,5 +15,7 @@
 
 /* Statistics, speedups against the matching baseline, shares. */
 void dh_run_derive(struct dh_run *runs, int n);
+/* intervals 0: no bootstrap intervals (ci_lo/hi, sp_*_lo/hi are NaN) */
+void dh_run_derive_ex(struct dh_run *runs, int n, int intervals);
 
 #endif

@@ -41,30 +41,110 @@ static uint64_t rng(uint64_t *st)
     return z ^ (z >> 31);
 }
 
-/* Bootstrap medians of x into out[DH_BOOT]. */
+/* The k-th smallest of v[0..n) (0-based), v reordered: Hoare's select,
+ * the value a full sort would put at k. */
+static double select_kth(double *v, int n, int k)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[k];
+}
+
+/* Bootstrap medians of x into out[DH_BOOT]. A resample's median depends
+ * only on how often each order statistic of x was drawn: x's ranks are
+ * found once, each resample counts the ranks it drew (the same draws, so
+ * the same medians as sorting every resample) and walks the counts to the
+ * middle: O(n) per resample instead of a sort. */
 static int boot_medians(const double *x, int n, uint64_t *st, double *out)
 {
-    double *r = malloc((size_t)n * sizeof *r);
-    if (!r)
+    double *xs = malloc((size_t)n * sizeof *xs);
+    int *rank = malloc((size_t)n * sizeof *rank), *count = malloc((size_t)n * sizeof *count);
+    if (!xs || !rank || !count) {
+        free(xs);
+        free(rank);
+        free(count);
         return -1;
-    for (int b = 0; b < DH_BOOT; b++) {
-        for (int i = 0; i < n; i++)
-            r[i] = x[rng(st) % (uint64_t)n];
-        qsort(r, (size_t)n, sizeof *r, cmp);
-        out[b] = median_sorted(r, n);
     }
-    free(r);
+    memcpy(xs, x, (size_t)n * sizeof *xs);
+    qsort(xs, (size_t)n, sizeof *xs, cmp);
+    for (int p = 0; p < n; p++) {              /* x[p] == xs[rank[p]] */
+        int lo = 0, hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (xs[mid] < x[p])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        rank[p] = lo;
+    }
+    int a = n % 2 ? n / 2 : n / 2 - 1, b = n / 2;   /* the middle positions */
+    for (int r = 0; r < DH_BOOT; r++) {
+        memset(count, 0, (size_t)n * sizeof *count);
+        for (int i = 0; i < n; i++)
+            count[rank[rng(st) % (uint64_t)n]]++;
+        double va = 0, vb = 0;
+        int seen = 0, k = 0;
+        for (; k < n && seen <= a; k++)
+            seen += count[k];
+        va = xs[k - 1];
+        for (k--; seen <= b;)
+            seen += count[++k];
+        vb = xs[k];
+        out[r] = n % 2 ? vb : 0.5 * (va + vb);
+    }
+    free(xs);
+    free(rank);
+    free(count);
     return 0;
 }
 
 static void pct(double *v, int n, double *lo, double *hi)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    *lo = v[(int)floor(0.025 * (n - 1))];
-    *hi = v[(int)ceil(0.975 * (n - 1))];
+    *lo = select_kth(v, n, (int)floor(0.025 * (n - 1)));
+    *hi = select_kth(v, n, (int)ceil(0.975 * (n - 1)));
 }
 
 void dh_stats_of(const double *x, int n, struct dh_stats *s)
+{
+    dh_stats_center(x, n, s);
+    if (n <= 0)
+        return;
+    if (s->min == s->max) {                  /* every resample's median is it */
+        s->ci_lo = s->ci_hi = s->median;
+        return;
+    }
+    double *bm = malloc(DH_BOOT * sizeof *bm);
+    uint64_t st = 0x243f6a8885a308d3ULL ^ (uint64_t)n;
+    if (bm && n > 1 && !boot_medians(x, n, &st, bm)) {
+        pct(bm, DH_BOOT, &s->ci_lo, &s->ci_hi);
+    } else {
+        s->ci_lo = s->ci_hi = s->median;
+    }
+    free(bm);
+}
+
+void dh_stats_center(const double *x, int n, struct dh_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->n = n;
@@ -89,14 +169,7 @@ void dh_stats_of(const double *x, int n, struct dh_stats *s)
     qsort(v, (size_t)n, sizeof *v, cmp);
     s->mad = 1.4826 * median_sorted(v, n);
     free(v);
-    double *bm = malloc(DH_BOOT * sizeof *bm);
-    uint64_t st = 0x243f6a8885a308d3ULL ^ (uint64_t)n;
-    if (bm && n > 1 && !boot_medians(x, n, &st, bm)) {
-        pct(bm, DH_BOOT, &s->ci_lo, &s->ci_hi);
-    } else {
-        s->ci_lo = s->ci_hi = s->median;
-    }
-    free(bm);
+    s->ci_lo = s->ci_hi = NAN;               /* dh_stats_of adds them */
 }
 
 double dh_ratio_ci(const double *a, int na, const double *b, int nb,
