@@ -6,6 +6,7 @@ pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       gnuplot-nox
       clang libclang-rt-dev libomp-dev   # make fuzz: libFuzzer, ASan, UBSan
+      fiu-utils                          # tests: failing fsync/rename/fdatasync
       hipcc libamdhip64-dev)   # the HIP backend's AMD compile check and plugin
 missing=()
 for p in "${pkgs[@]}"; do

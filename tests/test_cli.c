@@ -13,8 +13,9 @@
 
 static char harness[PATH_MAX], tmpdir[64], out[1 << 16];
 
-/* Run harness with args (NULL-terminated) in cwd; stdout+stderr in out. */
-static int run(const char *cwd, const char *const *args)
+/* Run prog (a path, or a name on PATH) with args (NULL-terminated) in
+ * cwd; stdout+stderr in out. */
+static int run_prog(const char *prog, const char *cwd, const char *const *args)
 {
     char log[128];
     snprintf(log, sizeof log, "%s/.log", tmpdir);
@@ -27,11 +28,11 @@ static int run(const char *cwd, const char *const *args)
         dup2(fd, 2);
         char *argv[64];
         int n = 0;
-        argv[n++] = harness;
+        argv[n++] = (char *)prog;
         for (; args[n - 1] && n < 63; n++)
             argv[n] = (char *)args[n - 1];
         argv[n] = NULL;
-        execv(harness, argv);
+        execvp(prog, argv);
         _exit(121);
     }
     int st = 0;
@@ -42,6 +43,11 @@ static int run(const char *cwd, const char *const *args)
     if (f)
         fclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run(const char *cwd, const char *const *args)
+{
+    return run_prog(harness, cwd, args);
 }
 
 static void write_text(const char *path, const char *text)
@@ -338,6 +344,78 @@ static void hung_kernel(void **st)
     }
 }
 
+static int have_fiu(void)
+{
+    return !system("command -v fiu-run >/dev/null 2>&1");
+}
+
+/* Failing durable writes (libfiu's POSIX preload: fsync, fdatasync and
+ * rename fail with EIO/ENOSPC): each write path stops with the path and
+ * the reason, exit 3, and what was on disk before is untouched. */
+static void write_faults(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    if (!have_fiu()) {
+        fprintf(stderr, "  (libfiu's fiu-run is not installed: apt-get install fiu-utils)\n");
+        skip();
+        return;
+    }
+    char o[256], x[300];
+    snprintf(o, sizeof o, "%s/faults", tmpdir);
+    snprintf(x, sizeof x, "%s/results.xml", o);
+    const char *a[] = {"run", "--suite", "micro", "--variant", "baseline", "--param", "paths=2",
+                       "--reps", "3", "--out", o, NULL};
+    assert_int_equal(run(tmpdir, a), 0);
+    size_t l0, l1;
+    char before[1 << 15];
+    char *t = slurp(x, &l0);
+    assert_true(l0 < sizeof before);
+    memcpy(before, t, l0 + 1);
+    const char *points[] = {"enable name=posix/io/sync/fsync,failinfo=5",
+                            "enable name=posix/io/dir/rename,failinfo=28"};
+    for (int k = 0; k < 2; k++) {
+        const char *f[] = {"-x", "-c", points[k], harness, "run", "--suite", "micro",
+                           "--variant", "baseline", "--param", "paths=2", "--reps", "3",
+                           "--out", o, "--fresh", NULL};
+        assert_int_equal(run_prog("fiu-run", tmpdir, f), 3);
+        assert_non_null(strstr(out, "results.xml"));
+        assert_true(strstr(out, "Input/output error") || strstr(out, "No space left"));
+        t = slurp(x, &l1);
+        assert_true(l0 == l1 && !memcmp(before, t, l0));       /* untouched */
+    }
+    /* the journal: an append that cannot reach the disk is said */
+    char d[256], p[256], j[256];
+    snprintf(p, sizeof p, "%s/ok.k", tmpdir);
+    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{ int i = dh_gid(); y[i] = x[i] * 3.0f; }\n");
+    snprintf(d, sizeof d, "%s/ok.xml", tmpdir);
+    write_text(d, "<divharness-kernel version=\"2\">\n"
+                  "<kernel name=\"ok\" file=\"ok.k\" items=\"1024\"/>\n"
+                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                  "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
+                  "<reference entry=\"k\"/>\n"
+                  "<tunable name=\"wg\" values=\"64,128\" default=\"64\"/>\n"
+                  "</divharness-kernel>\n");
+    snprintf(j, sizeof j, "%s/fault-journal.tsv", tmpdir);
+    setenv("DH_JOURNAL", j, 1);
+    char to[256];
+    snprintf(to, sizeof to, "%s/tune-faults", tmpdir);
+    const char *g[] = {"-x", "-c", "enable name=posix/io/sync/fdatasync,failinfo=28", harness,
+                       "tune", "--descriptor", d, "--out", to, NULL};
+    run_prog("fiu-run", tmpdir, g);
+    assert_non_null(strstr(out, "cannot append to the tuning journal"));
+    assert_non_null(strstr(out, "No space left"));
+    unsetenv("DH_JOURNAL");
+    /* a folder that cannot be made: the path and the fix */
+    const char *h[] = {"run", "--suite", "micro", "--variant", "baseline", "--out",
+                       "/proc/self/no/such", NULL};
+    assert_int_equal(run(tmpdir, h), 3);
+    assert_non_null(strstr(out, "/proc/self/no/such"));
+    assert_non_null(strstr(out, "--out"));
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -371,6 +449,7 @@ int main(void)
         cmocka_unit_test(out_folder),
         cmocka_unit_test(user_file_named),
         cmocka_unit_test(hung_kernel),
+        cmocka_unit_test(write_faults),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }

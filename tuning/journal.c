@@ -126,11 +126,13 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e, st
     int n = snprintf(line, sizeof line, "%sdh1\t%s\t%s\t%s\t%s\t%.9g\n",
                      last == '\n' ? "" : "\t(torn)\n",
                      e->eval_key, e->case_key, e->tunables, dh_err_name(e->status), e->ms);
-    int ok = write(fd, line, (size_t)n) == n;
-    fdatasync(fd);
+    int ok = write(fd, line, (size_t)n) == n && fdatasync(fd) == 0;
+    int saved = errno;
     close(fd);
     if (!ok)
-        return dh_err_set(err, DH_E_IO, "cannot append to the tuning journal %s", j->path);
+        return dh_err_set(err, DH_E_IO, "cannot append to the tuning journal %s: %s (is the "
+                          "disk full? set DH_JOURNAL to a file elsewhere)", j->path,
+                          strerror(saved));
     push(j, e);
     return 0;
 }

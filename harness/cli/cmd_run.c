@@ -449,8 +449,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness: resuming: %d of %d cases are finished in %s and kept "
                 "(--fresh starts over)\n", kept, n, path);
     if (dh_xml_write(path, &x.env, &devs, runs, n, &e)) {
-        fprintf(stderr, "harness run: cannot write results into %s (%s): choose a writable "
-                "folder with --out DIR\n", dir, e.msg[0] ? e.msg : strerror(errno));
+        fprintf(stderr, "harness run: %s\n", e.msg);
         free(runs);
         return DH_EXIT_INFRA;
     }

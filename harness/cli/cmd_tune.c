@@ -131,6 +131,9 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         dh_session_close(s);
         return dh_exit_for(rc);
     }
+    if (rc == -DH_E_IO)
+        fprintf(stderr, "harness tune: warning: %s; the evaluations are not kept for a "
+                "later run\n", e.msg);
     int from_journal = 0, wrong = 0;
     for (int k = 0; k < run.tune.n_eval; k++) {
         const char *j = run.tune.eval[k].from_journal ? "  (journal)" : "";
