@@ -416,6 +416,126 @@ static void write_faults(void **st)
     assert_non_null(strstr(out, "--out"));
 }
 
+/* the runs of a results file: id -> the kernel samples' text */
+static int runs_of(const char *xml, char ids[][400], char samples[][4096], int max)
+{
+    size_t len;
+    char *t = slurp(xml, &len);
+    int n = 0;
+    for (char *r = t ? strstr(t, "<run ") : NULL; r && n < max; r = strstr(r + 1, "<run ")) {
+        char *id = strstr(r, " id=\""), *k = strstr(r, "<kernel n=");
+        char *next = strstr(r + 1, "<run ");
+        if (!id || (next && id > next))
+            continue;
+        id += 5;
+        snprintf(ids[n], 400, "%.*s", (int)(strchr(id, '"') - id), id);
+        samples[n][0] = 0;
+        if (k && (!next || k < next)) {
+            char *gt = strchr(k, '>'), *end = strstr(k, "</kernel>");
+            snprintf(samples[n], 4096, "%.*s", (int)(end - gt - 1), gt + 1);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* kill -9 at random points of a run, then the same command: nothing that
+ * had finished is lost or measured again, and the folder ends complete. */
+static void killed_and_resumed(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    srand(20261125);
+    static char ids0[64][400], s0[64][4096], ids1[64][400], s1[64][4096];
+    for (int round = 0; round < 3; round++) {
+        char o[256], x[300];
+        snprintf(o, sizeof o, "%s/killed%d", tmpdir, round);
+        snprintf(x, sizeof x, "%s/results.xml", o);
+        const char *args[] = {harness, "run", "--suite", "micro", "--variant", "baseline,melded",
+                              "--param", "paths=2,4", "--reps", "3", "--out", o, NULL};
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fd = open("/dev/null", O_WRONLY);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            execv(harness, (char *const *)args);
+            _exit(121);
+        }
+        usleep(300000 + rand() % 2500000);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        int n0 = runs_of(x, ids0, s0, 64);
+        assert_int_equal(run(tmpdir, args + 1), 0);
+        int n1 = runs_of(x, ids1, s1, 64);
+        assert_int_equal(n1, 8);                     /* 2 x 2 workloads x 2 variants */
+        if (n0 > 0)
+            assert_non_null(strstr(out, "resuming"));
+        for (int i = 0; i < n0; i++) {              /* kept as measured */
+            int found = 0;
+            for (int k = 0; k < n1; k++)
+                if (!strcmp(ids0[i], ids1[k])) {
+                    found = 1;
+                    assert_string_equal(s0[i], s1[k]);
+                }
+            assert_true(found);
+        }
+        fprintf(stderr, "  round %d: %d of 8 finished before the kill\n", round, n0);
+    }
+    /* the same for tune: the journal keeps every finished evaluation once */
+    char p[256], d[256], j[256];
+    snprintf(p, sizeof p, "%s/kt.k", tmpdir);
+    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{ int i = dh_gid(); y[i] = x[i] * 3.0f; }\n");
+    snprintf(d, sizeof d, "%s/kt.xml", tmpdir);
+    write_text(d, "<divharness-kernel version=\"2\">\n"
+                  "<kernel name=\"kt\" file=\"kt.k\" items=\"65536\"/>\n"
+                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+                  "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
+                  "<reference entry=\"k\"/>\n"
+                  "<tunable name=\"wg\" values=\"16,32,64,128,256,512\" default=\"64\"/>\n"
+                  "</divharness-kernel>\n");
+    snprintf(j, sizeof j, "%s/kt-journal.tsv", tmpdir);
+    setenv("DH_JOURNAL", j, 1);
+    char to[256];
+    snprintf(to, sizeof to, "%s/kt-out", tmpdir);
+    const char *targs[] = {harness, "tune", "--descriptor", d, "--out", to, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execv(harness, (char *const *)targs);
+        _exit(121);
+    }
+    usleep(100000 + rand() % 700000);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    int before = 0, after = 0, ch;
+    FILE *f = fopen(j, "r");
+    while (f && (ch = fgetc(f)) != EOF)
+        before += ch == '\n';
+    if (f)
+        fclose(f);
+    assert_int_equal(run(tmpdir, targs + 1), 0);
+    int replayed = 0;
+    for (const char *q = strstr(out, "(journal)"); q; q = strstr(q + 1, "(journal)"))
+        replayed++;
+    f = fopen(j, "r");
+    while (f && (ch = fgetc(f)) != EOF)
+        after += ch == '\n';
+    if (f)
+        fclose(f);
+    int space = 0;
+    const char *sp = strstr(out, "space: ");
+    assert_non_null(sp);
+    assert_int_equal(sscanf(sp, "space: %d", &space), 1);
+    fprintf(stderr, "  tune: %d of %d evaluations finished before the kill\n", before, space);
+    assert_int_equal(replayed, before);            /* none measured again */
+    assert_int_equal(after, space);                /* each once */
+    unsetenv("DH_JOURNAL");
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -450,6 +570,7 @@ int main(void)
         cmocka_unit_test(user_file_named),
         cmocka_unit_test(hung_kernel),
         cmocka_unit_test(write_faults),
+        cmocka_unit_test(killed_and_resumed),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }
