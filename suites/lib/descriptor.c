@@ -450,8 +450,14 @@ static int validate(xmlDocPtr doc, const char *path, int *version, struct dh_err
                           "suites/lib/descriptor-2.xsd and tuning/examples/branch_sum.xml)", path);
     const char *xsd = *version == 1 ? dh_xsd_descriptor1 : dh_xsd_descriptor2;
     struct first_error fe = {{0}};
-    xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(xsd, (int)strlen(xsd));
-    xmlSchemaPtr sc = pc ? xmlSchemaParse(pc) : NULL;
+    static xmlSchemaPtr compiled[3];          /* per version, once per process */
+    if (!compiled[*version]) {
+        xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(xsd, (int)strlen(xsd));
+        compiled[*version] = pc ? xmlSchemaParse(pc) : NULL;
+        if (pc)
+            xmlSchemaFreeParserCtxt(pc);
+    }
+    xmlSchemaPtr sc = compiled[*version];
     xmlSchemaValidCtxtPtr vc = sc ? xmlSchemaNewValidCtxt(sc) : NULL;
     int rc = 0;
     if (vc) {
@@ -462,9 +468,8 @@ static int validate(xmlDocPtr doc, const char *path, int *version, struct dh_err
     } else {
         rc = dh_err_set(err, DH_E_INTERNAL, "the embedded descriptor schema does not parse");
     }
-    if (vc) xmlSchemaFreeValidCtxt(vc);
-    if (sc) xmlSchemaFree(sc);
-    if (pc) xmlSchemaFreeParserCtxt(pc);
+    if (vc)
+        xmlSchemaFreeValidCtxt(vc);
     return rc;
 }
 
