@@ -58,6 +58,56 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
+/* lines in a file (0 when it is missing) */
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, ch;
+    while (f && (ch = fgetc(f)) != EOF)
+        n += ch == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* harness with args (args[0] is the binary), its output discarded, killed
+ * with SIGKILL after usec */
+static void kill_after(const char *const *args, useconds_t usec)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execv(harness, (char *const *)args);
+        _exit(121);
+    }
+    usleep(usec);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+/* tmpdir/NAME.k (y = 3x) and tmpdir/NAME.xml describing it with `items`
+ * and the wg values; the descriptor's path into desc */
+static void write_triple(const char *name, int items, const char *wgs, char *desc, size_t len)
+{
+    char p[256], text[1024];
+    snprintf(p, sizeof p, "%s/%s.k", tmpdir, name);
+    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
+                  "{ int i = dh_gid(); y[i] = x[i] * 3.0f; }\n");
+    snprintf(text, sizeof text,
+             "<divharness-kernel version=\"2\">\n"
+             "<kernel name=\"%s\" file=\"%s.k\" items=\"%d\"/>\n"
+             "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+             "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+             "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
+             "<reference entry=\"k\"/>\n"
+             "<tunable name=\"wg\" values=\"%s\" default=\"64\"/>\n"
+             "</divharness-kernel>\n", name, name, items, wgs);
+    snprintf(desc, len, "%s/%s.xml", tmpdir, name);
+    write_text(desc, text);
+}
+
 /* --help answers on stdout with 0 for every command (was 0, 64 or 3) */
 static void help_everywhere(void **st)
 {
@@ -128,12 +178,7 @@ static void tune_wrong_kernel(void **st)
     assert_int_equal(rc, 1);
     assert_non_null(strstr(out, "no configuration ran correctly"));
     /* one evaluation: one journal line */
-    FILE *f = fopen(j, "r");
-    assert_non_null(f);
-    int lines = 0, ch;
-    while ((ch = fgetc(f)) != EOF)
-        lines += ch == '\n';
-    fclose(f);
+    int lines = count_lines(j);
     assert_int_equal(lines, 1);
     snprintf(p, sizeof p, "%s/results", tmpdir);
     assert_int_not_equal(access(p, F_OK), 0);
@@ -385,19 +430,8 @@ static void write_faults(void **st)
         assert_true(l0 == l1 && !memcmp(before, t, l0));       /* untouched */
     }
     /* the journal: an append that cannot reach the disk is said */
-    char d[256], p[256], j[256];
-    snprintf(p, sizeof p, "%s/ok.k", tmpdir);
-    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
-                  "{ int i = dh_gid(); y[i] = x[i] * 3.0f; }\n");
-    snprintf(d, sizeof d, "%s/ok.xml", tmpdir);
-    write_text(d, "<divharness-kernel version=\"2\">\n"
-                  "<kernel name=\"ok\" file=\"ok.k\" items=\"1024\"/>\n"
-                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
-                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
-                  "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
-                  "<reference entry=\"k\"/>\n"
-                  "<tunable name=\"wg\" values=\"64,128\" default=\"64\"/>\n"
-                  "</divharness-kernel>\n");
+    char d[256], j[256];
+    write_triple("ok", 1024, "64,128", d, sizeof d);
     snprintf(j, sizeof j, "%s/fault-journal.tsv", tmpdir);
     setenv("DH_JOURNAL", j, 1);
     char to[256];
@@ -453,17 +487,7 @@ static void killed_and_resumed(void **st)
         snprintf(x, sizeof x, "%s/results.xml", o);
         const char *args[] = {harness, "run", "--suite", "micro", "--variant", "baseline,melded",
                               "--param", "paths=2,4", "--reps", "3", "--out", o, NULL};
-        pid_t pid = fork();
-        if (pid == 0) {
-            int fd = open("/dev/null", O_WRONLY);
-            dup2(fd, 1);
-            dup2(fd, 2);
-            execv(harness, (char *const *)args);
-            _exit(121);
-        }
-        usleep(300000 + rand() % 2500000);
-        kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
+        kill_after(args, 300000 + rand() % 2500000);
         int n0 = runs_of(x, ids0, s0, 64);
         assert_int_equal(run(tmpdir, args + 1), 0);
         int n1 = runs_of(x, ids1, s1, 64);
@@ -482,50 +506,19 @@ static void killed_and_resumed(void **st)
         fprintf(stderr, "  round %d: %d of 8 finished before the kill\n", round, n0);
     }
     /* the same for tune: the journal keeps every finished evaluation once */
-    char p[256], d[256], j[256];
-    snprintf(p, sizeof p, "%s/kt.k", tmpdir);
-    write_text(p, "DH_KERNEL void k(DH_CONST float *x, DH_GLOBAL float *y)\n"
-                  "{ int i = dh_gid(); y[i] = x[i] * 3.0f; }\n");
-    snprintf(d, sizeof d, "%s/kt.xml", tmpdir);
-    write_text(d, "<divharness-kernel version=\"2\">\n"
-                  "<kernel name=\"kt\" file=\"kt.k\" items=\"65536\"/>\n"
-                  "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
-                  "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
-                  "<entry variant=\"baseline\" name=\"k\" args=\"x y\"/>\n"
-                  "<reference entry=\"k\"/>\n"
-                  "<tunable name=\"wg\" values=\"16,32,64,128,256,512\" default=\"64\"/>\n"
-                  "</divharness-kernel>\n");
+    char d[256], j[256], to[256];
+    write_triple("kt", 65536, "16,32,64,128,256,512", d, sizeof d);
     snprintf(j, sizeof j, "%s/kt-journal.tsv", tmpdir);
     setenv("DH_JOURNAL", j, 1);
-    char to[256];
     snprintf(to, sizeof to, "%s/kt-out", tmpdir);
     const char *targs[] = {harness, "tune", "--descriptor", d, "--out", to, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(harness, (char *const *)targs);
-        _exit(121);
-    }
-    usleep(100000 + rand() % 700000);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    int before = 0, after = 0, ch;
-    FILE *f = fopen(j, "r");
-    while (f && (ch = fgetc(f)) != EOF)
-        before += ch == '\n';
-    if (f)
-        fclose(f);
+    kill_after(targs, 100000 + rand() % 700000);
+    int before = count_lines(j);
     assert_int_equal(run(tmpdir, targs + 1), 0);
     int replayed = 0;
     for (const char *q = strstr(out, "(journal)"); q; q = strstr(q + 1, "(journal)"))
         replayed++;
-    f = fopen(j, "r");
-    while (f && (ch = fgetc(f)) != EOF)
-        after += ch == '\n';
-    if (f)
-        fclose(f);
+    int after = count_lines(j);
     int space = 0;
     const char *sp = strstr(out, "space: ");
     assert_non_null(sp);
