@@ -19,6 +19,28 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
+/* a branch_sum descriptor at path: reference attributes `ref`, more
+ * elements `tail` (after the tunables); 0, or -1 without the cwd */
+static int write_branch_sum(const char *path, const char *ref, const char *tail)
+{
+    char cwd[1024], text[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return -1;
+    snprintf(text, sizeof text,
+             "<divharness-kernel version=\"2\">\n"
+             "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
+             "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
+             "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
+             "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
+             "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
+             "<reference entry=\"branch_sum_ref\"%s/>\n"
+             "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+             "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
+             "%s</divharness-kernel>\n", cwd, ref, tail);
+    write_text(path, text);
+    return 0;
+}
+
 /* ---- a small declared benchmark: y[i] = a[i] * 2 + b[k*n+i] (two columns) ---- */
 static const char test_src[] =
     "DH_KERNEL void t_base(DH_CONST float *a, DH_CONST int *b, DH_GLOBAL float *y, int n)\n"
@@ -377,21 +399,8 @@ static int without_opencl(void)
         return 2;
     }
     dh_kit_release(state);
-    char cwd[1024], text[4096];
-    if (!getcwd(cwd, sizeof cwd))
+    if (write_branch_sum("/tmp/dh-kit-dev.xml", " on=\"device\"", ""))
         return 3;
-    snprintf(text, sizeof text,
-             "<divharness-kernel version=\"2\">\n"
-             "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
-             "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
-             "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
-             "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
-             "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
-             "<reference entry=\"branch_sum_ref\" on=\"device\"/>\n"
-             "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
-             "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
-             "</divharness-kernel>\n", cwd);
-    write_text("/tmp/dh-kit-dev.xml", text);
     if (dh_ukernel_load("/tmp/dh-kit-dev.xml", NULL, &b, &e))
         return 4;
     kcase(&c, b, "baseline", NULL);
@@ -424,23 +433,11 @@ static void no_opencl(void **st)
 static void journal_key(void **st)
 {
     (void)st;
-    char cwd[1024], text[4096], keys[3][17];
-    assert_non_null(getcwd(cwd, sizeof cwd));
+    char keys[3][17], tail[64];
     const char *tol[] = {"1e-5", "0.5", "1e-5"};
     for (int k = 0; k < 3; k++) {
-        snprintf(text, sizeof text,
-                 "<divharness-kernel version=\"2\">\n"
-                 "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
-                 "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
-                 "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
-                 "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
-                 "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
-                 "<reference entry=\"branch_sum_ref\"/>\n"
-                 "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
-                 "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
-                 "<verify tolerance=\"%s\"/>\n"
-                 "</divharness-kernel>\n", cwd, tol[k]);
-        write_text("/tmp/dh-kit-key.xml", text);
+        snprintf(tail, sizeof tail, "<verify tolerance=\"%s\"/>\n", tol[k]);
+        assert_int_equal(write_branch_sum("/tmp/dh-kit-key.xml", "", tail), 0);
         const struct dh_bench *b;
         struct dh_err e = {0};
         assert_int_equal(dh_ukernel_load("/tmp/dh-kit-key.xml", NULL, &b, &e), 0);
