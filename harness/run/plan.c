@@ -2,6 +2,7 @@
 #include "plan.h"
 #include "worker.h"
 #include "../../suites/suite.h"
+#include "../../suites/lib/regroup.h"
 
 #define DH_MAX_COMBOS 256
 
@@ -123,9 +124,10 @@ static int add_case(struct growing *g, struct dh_case *base, const struct dh_dev
 }
 
 /* Recursively expand open choices. */
+/* a BBV regrouping (suites/lib/regroup.h knows which) */
 static int needs_bbv(const char *regroup)
 {
-    return !strcmp(regroup, "sort") || !strcmp(regroup, "greedy") || !strcmp(regroup, "greedymax");
+    return dh_regroup_parse(regroup) != 0;
 }
 
 static int expand(struct growing *g, struct dh_case *c, const struct dh_device_info *dev,
