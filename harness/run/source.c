@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "../../suites/suite.h"
+#include "../support/fs.h"
 
 extern const char dh_src_lib_dialect[];
 extern const char dh_src_lib_tdr[];
@@ -17,20 +18,12 @@ char *dh_source_assemble(const struct dh_case *c)
     const char *parts[] = {dh_src_lib_dialect, "\n", dh_src_lib_tdr, "\n"};
     char line[2200], name[1100];
     if (c->bench->source_path) {
-        /* the user's file as compilers should name it: a C string, so a
-         * quote, backslash or newline in the path stays in the name */
-        size_t o = 0;
-        for (const char *q = c->bench->source_path; *q && o + 3 < sizeof name; q++) {
-            if (*q == '"' || *q == '\\')
-                name[o++] = '\\';
-            name[o++] = (*q == '\n' || *q == '\r') ? '?' : *q;
-        }
-        name[o] = 0;
+        dh_line_directive(line, sizeof line, c->bench->source_path);   /* the user's file */
     } else {
         snprintf(name, sizeof name, "suites/%s/%s/%s.k", c->suite, c->bench_name,
                  c->bench_name);
+        dh_line_directive(line, sizeof line, name);
     }
-    snprintf(line, sizeof line, "#line 1 \"%s\"\n", name);
     size_t len = strlen(line) + strlen(c->bench->source) + 1;
     for (size_t i = 0; i < 4; i++)
         len += strlen(parts[i]);

@@ -50,3 +50,14 @@ int dh_dir_lock(const char *dir, char *why, size_t why_len)
     }
     return fd;
 }
+
+void dh_line_directive(char *out, size_t len, const char *path)
+{
+    size_t o = (size_t)snprintf(out, len, "#line 1 \"");
+    for (const char *q = path; *q && o + 8 < len; q++) {
+        if (*q == '"' || *q == '\\')
+            out[o++] = '\\';
+        out[o++] = (*q == '\n' || *q == '\r') ? '?' : *q;
+    }
+    snprintf(out + o, len - o, "\"\n");
+}

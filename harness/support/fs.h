@@ -12,4 +12,9 @@ int dh_mkdir_p(const char *path);
  * or -1 with the reason in why (another process holds it: its pid). */
 int dh_dir_lock(const char *dir, char *why, size_t why_len);
 
+/* "#line 1 \"PATH\"\n" into out: a file name compilers report, with the
+ * path kept inside the C string (quote and backslash escaped, a newline
+ * shown as '?', so a path cannot end the directive) */
+void dh_line_directive(char *out, size_t len, const char *path);
+
 #endif

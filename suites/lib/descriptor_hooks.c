@@ -11,22 +11,15 @@
 #include <string.h>
 
 #include "../../harness/support/expr.h"
+#include "../../harness/support/fs.h"
 #include "hostref.h"
 
 extern const char dh_src_lib_dialect[], dh_src_lib_tdr[];
 
-/* "#line 1 "<the kernel's path>"\n": compilers name the user's file; the
- * path is data, kept inside the C string (quote, backslash escaped, a
- * newline cannot end the directive) */
+/* compilers name the user's file */
 static void line_directive(char *out, size_t len)
 {
-    size_t o = (size_t)snprintf(out, len, "#line 1 \"");
-    for (const char *q = dh_uk.kpath; *q && o + 8 < len; q++) {
-        if (*q == '"' || *q == '\\')
-            out[o++] = '\\';
-        out[o++] = (*q == '\n' || *q == '\r') ? '?' : *q;
-    }
-    snprintf(out + o, len - o, "\"\n");
+    dh_line_directive(out, len, dh_uk.kpath);
 }
 
 /* ---- the benchmark's hooks ---- */
