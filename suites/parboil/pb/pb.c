@@ -180,28 +180,43 @@ static int pb_reference(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
-/* cpu_tdr's key, from the mask each run: trips * (tw^2 + 1) + hits */
-static int pb_sort_key(const struct dh_khost *h, int *key)
+/* A key per item from its plane's window and hit counts, planes in
+ * parallel: j < 0, trips * m + hits; else 0 where the count (hits when
+ * `hit`, else trips) exceeds j, -1 elsewhere. 0 when out of memory. */
+static int plane_keys(const struct dh_khost *h, const struct pb_dims *d, int j, int hit, int m,
+                      int *key)
 {
-    struct pb_dims d = dims_of(h);
-    long plane = (long)d.hh * d.ww;
-    int m = d.tw * d.tw + 1, bad = 0;
+    long plane = (long)d->hh * d->ww;
+    int bad = 0;
 #pragma omp parallel reduction(|| : bad)
     {
         unsigned char *hits = malloc((size_t)plane), *trips = malloc((size_t)plane);
         bad = !hits || !trips;
 #pragma omp for schedule(static)
-        for (long p = 0; p < d.planes; p++) {
+        for (long p = 0; p < d->planes; p++) {
             if (bad)
                 continue;
-            plane_counts(&d, h->data[MASK], p, hits, trips);
-            for (long q = 0; q < plane; q++)
-                key[p * plane + q] = trips[q] * m + hits[q];
+            plane_counts(d, h->data[MASK], p, hits, trips);
+            int *k = key + p * plane;
+            if (j < 0)
+                for (long q = 0; q < plane; q++)
+                    k[q] = trips[q] * m + hits[q];
+            else
+                for (long q = 0; q < plane; q++)
+                    k[q] = (hit ? hits[q] : trips[q]) > j ? 0 : -1;
         }
         free(hits);
         free(trips);
     }
-    return bad ? 0 : m * m;
+    return !bad;
+}
+
+/* cpu_tdr's key, from the mask each run: trips * (tw^2 + 1) + hits */
+static int pb_sort_key(const struct dh_khost *h, int *key)
+{
+    struct pb_dims d = dims_of(h);
+    int m = d.tw * d.tw + 1;
+    return plane_keys(h, &d, -1, 0, m, key) ? m * m : 0;
 }
 
 /* The ceiling, one layer per loop iteration and per hit body: iteration
@@ -211,26 +226,10 @@ static int pb_branch(const struct dh_khost *h, long layer, int *key, const doubl
 {
     (void)cost;
     struct pb_dims d = dims_of(h);
-    long plane = (long)d.hh * d.ww;
-    int n = d.tw * d.tw, j = (int)(layer % (n ? n : 1)), hit = layer >= n, bad = 0;
+    int n = d.tw * d.tw, j = (int)(layer % (n ? n : 1)), hit = layer >= n;
     if (layer >= 2 * n)
         return 0;
-#pragma omp parallel reduction(|| : bad)
-    {
-        unsigned char *hits = malloc((size_t)plane), *trips = malloc((size_t)plane);
-        bad = !hits || !trips;
-#pragma omp for schedule(static)
-        for (long p = 0; p < d.planes; p++) {
-            if (bad)
-                continue;
-            plane_counts(&d, h->data[MASK], p, hits, trips);
-            for (long q = 0; q < plane; q++)
-                key[p * plane + q] = (hit ? hits[q] : trips[q]) > j ? 0 : -1;
-        }
-        free(hits);
-        free(trips);
-    }
-    return bad ? 0 : 1;
+    return plane_keys(h, &d, j, hit, 0, key) ? 1 : 0;
 }
 
 /* Blocks marked in pb.k (PB_BB_*), operations per execution counted in
