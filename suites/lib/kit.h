@@ -209,6 +209,10 @@ long dh_kit_items(void *state);
 #define DH_KIT_GROUP {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",              \
                       "items per group of the BBV regroupings (a multiple of the warp width)", \
                       "regroup=greedy,greedymax"}
+#define DH_KIT_SEED {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"}
+/* the four single-layer remap forms, with what they remap by */
+#define DH_KIT_ALG4(doc) {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "hot", "gpu_tdr", \
+                          "on-GPU remap algorithm: " doc " (the _warp/_scan forms: CUDA/HIP)"}
 #define DH_KIT_MECH(domain, doc) {"mech", DH_P_CHOICE, domain, "dlt", "cpu_tdr", doc}
 #define DH_KIT_REGROUP(doc) {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", \
                              "cpu_tdr", doc}

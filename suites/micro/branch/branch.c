@@ -25,7 +25,7 @@ static const struct dh_param_def params[] = {
     {"layers", DH_P_WORKLOAD, "int:1..2", "1", NULL, "1 = flat, 2 = nested (inner P paths in each outer path)"},
     {"divfrac", DH_P_WORKLOAD, "real:0..1", "1", NULL, "share of items whose path is random (the rest form uniform runs of 64)"},
     {"iters", DH_P_WORKLOAD, "int:1..1000000", "1024", NULL, "dependent FMAs per path per layer"},
-    {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"},
+    DH_KIT_SEED,
     {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "dgi", "gpu_tdr", "on-GPU remap algorithm (hot_warp, dgi_scan: warp votes, CUDA/HIP)"},
     DH_KIT_MECH("enum:dlt,rr", "apply the host regrouping by data layout (dlt) or index array (rr)"),
     DH_KIT_REGROUP("host regrouping: by branch key, or by basic-block vectors (sort, greedy, greedymax)"),

@@ -35,8 +35,8 @@ extern const char dh_src_parboil_histo[];   /* histo.k, embedded by make */
 static const struct dh_param_def params[] = {
     {"hot", DH_P_WORKLOAD, "real:0..0.2", "0.02", NULL, "share of elements on four hot bins (the overflow path)"},
     {"tail", DH_P_WORKLOAD, "real:0..0.5", "0.005", NULL, "share of elements uniform over all bins (the outside path)"},
-    {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"},
-    {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "hot", "gpu_tdr", "on-GPU remap algorithm: hot, hot_warp on in-range; dgi, dgi_scan on none / in range / outside (the _warp/_scan forms: CUDA/HIP)"},
+    DH_KIT_SEED,
+    DH_KIT_ALG4("hot, hot_warp on in-range; dgi, dgi_scan on none / in range / outside"),
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr", "the image moved into range order (data layout)"},
     {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by range (the BBV regroupings do not apply: a work-item is not an element)"},
     DH_KIT_WG,
