@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "faultwrap.h"
+#include "../suites/suite.h"
 
 static void conformance(void **st)
 {
@@ -35,6 +36,61 @@ static void conformance(void **st)
     for (int k = 0; k < 4; k++)
         assert_true(by_variant[k] > 0);
     free(runs);
+}
+
+/* Every registered suite at size small, every variant with its default
+ * choices, on the OpenCL device: each case verified (a refusal only
+ * where a constraint or the backend says so), every benchmark run, and
+ * every family a benchmark declares run at least once. */
+static void suites(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    for (int i = 0; i < dh_bench_count(); i++) {
+        const char *suite = dh_bench_at(i)->suite;
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= !strcmp(dh_bench_at(j)->suite, suite);
+        if (seen)
+            continue;
+        struct dh_selection sel = {.suite = suite, .size = "small", .reps = 2, .warmup = 1,
+                                   .timeout_s = 300, .device = -1, .backends = "opencl",
+                                   .variants = "all", .model = 1};
+        struct dh_run *runs;
+        int n;
+        if (dh_plan(&sel, &devs, &runs, &n, &e))
+            fail_msg("plan %s: %s", suite, e.msg);
+        struct dh_runner_opts o = {.isolate = 0};
+        assert_int_equal(dh_runner_execute(runs, n, &o), 0);
+        for (int k = 0; k < dh_bench_count(); k++) {
+            const struct dh_bench *b = dh_bench_at(k);
+            if (strcmp(b->suite, suite))
+                continue;
+            static const char *const fam[] = {"baseline", "cpu_tdr", "gpu_tdr", "melded"};
+            for (int f = 0; f < 4; f++) {
+                if (!dh_bench_has_variant(b, fam[f]))
+                    continue;
+                int ok = 0;
+                for (int r = 0; r < n; r++)
+                    ok += !strcmp(runs[r].c.bench_name, b->name) && !strcmp(runs[r].c.variant, fam[f]) &&
+                          runs[r].r.status == 0;
+                if (!ok)
+                    fail_msg("%s/%s: no %s case ran", suite, b->name, fam[f]);
+            }
+        }
+        for (int r = 0; r < n; r++) {
+            int st = runs[r].r.status;
+            if (st == DH_E_CONSTRAINT || st == DH_E_UNSUPPORTED)
+                continue;
+            if (st || !runs[r].r.verified || runs[r].r.verify.mismatches ||
+                runs[r].r.verify.checked <= 0)
+                fail_msg("%s: status %d: %s", runs[r].c.id, st, runs[r].r.message);
+        }
+        fprintf(stderr, "suite %s: %d cases verified\n", suite, n);
+        free(runs);
+    }
 }
 
 
@@ -176,7 +232,7 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(conformance), cmocka_unit_test(usage_errors),
+        cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(usage_errors),
         cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
         cmocka_unit_test(faults),
     };
