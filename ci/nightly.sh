@@ -4,7 +4,8 @@
 # night), write JUnit and a report, exit with compare's code.
 #
 # Environment (all optional):
-#   SUITES        suites, space or comma separated (default: micro)
+#   SUITES        suites, space or comma separated, or all (default: all,
+#                 every suite in one run)
 #   SIZE          small | medium | large (default: small)
 #   REPS          timed repetitions per case (default: 20; compare needs >= 10)
 #   BACKEND       harness run --backend (default: opencl)
@@ -28,7 +29,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 3
 
-SUITES=${SUITES:-micro}
+SUITES=${SUITES:-all}
 SIZE=${SIZE:-small}
 REPS=${REPS:-20}
 BACKEND=${BACKEND:-opencl}

@@ -32,16 +32,23 @@ const struct dh_bench *dh_bench_at(int i)
     return i >= 0 && i < N_BENCH ? table[i] : NULL;
 }
 
+int dh_suite_has(const char *suite, const struct dh_bench *b)
+{
+    return !suite || !strcmp(suite, "all") || !strcmp(b->suite, suite);
+}
+
 const struct dh_bench *dh_bench_find(const char *suite, const char *name)
 {
     for (int i = 0; i < N_BENCH; i++)
-        if ((!suite || !strcmp(table[i]->suite, suite)) && !strcmp(table[i]->name, name))
+        if (dh_suite_has(suite, table[i]) && !strcmp(table[i]->name, name))
             return table[i];
     return NULL;
 }
 
 int dh_suite_exists(const char *suite)
 {
+    if (!strcmp(suite, "all"))
+        return 1;
     for (int i = 0; i < N_BENCH; i++)
         if (!strcmp(table[i]->suite, suite))
             return 1;

@@ -121,8 +121,13 @@ struct dh_bench {
 
 int dh_bench_count(void);
 const struct dh_bench *dh_bench_at(int i);
+/* suite NULL or "all": a benchmark of any suite (names are unique) */
 const struct dh_bench *dh_bench_find(const char *suite, const char *name);
+/* 1 for a registered suite and for "all" (every suite) */
 int dh_suite_exists(const char *suite);
+/* 1 when b belongs to suite (always for "all") */
+int dh_suite_has(const char *suite, const struct dh_bench *b);
+/* the registered suites, "micro, frontier, ..." (without "all") */
 const char *dh_suite_names(void);
 /* 1 when `variant` is in the bench's list. */
 int dh_bench_has_variant(const struct dh_bench *b, const char *variant);

@@ -11,6 +11,7 @@
 #include "../harness/cli/cli.h"
 #include "../harness/report/report.h"
 #include "../results/xml.h"
+#include "../harness/support/texttable.h"
 
 static char tmpdir[64];
 static const char *dev_name = "Test GPU";   /* the sample's device */
@@ -286,10 +287,59 @@ static int teardown(void **st)
     return getenv("DH_KEEP") || system(cmd) == 0 ? 0 : -1;
 }
 
+
+/* the run summary's columns fit their widest cell: a long variant label
+ * (cpu_tdr[mech=rr,regroup=greedymax]) no longer pushes its row's later
+ * columns out of line */
+static void text_table(void **st)
+{
+    (void)st;
+    static const char *const heads[] = {"bench", "variant", ">kernel ms", "status"};
+    struct dh_texttable t;
+    dh_tt_init(&t, 4, heads);
+    const char *a[] = {"lbm", "baseline", "1.368", "ok"};
+    const char *b[] = {"histo", "cpu_tdr[mech=rr,regroup=greedymax,group=64]", "0.125", "ok"};
+    const char *c[] = {"pb", NULL, "12.5", "wrong"};
+    assert_int_equal(dh_tt_row(&t, a, NULL), 0);
+    assert_int_equal(dh_tt_row(&t, b, NULL), 0);
+    assert_int_equal(dh_tt_row(&t, c, "2 of 4096 differ"), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    dh_tt_print(&t, f);
+    fclose(f);
+    dh_tt_free(&t);
+    /* every row's number ends, and its status starts, at the same column */
+    char *line[5];
+    int nl = 0;
+    for (char *p = strtok(buf, "\n"); p && nl < 5; p = strtok(NULL, "\n"))
+        line[nl++] = p;
+    assert_int_equal(nl, 5);
+    assert_string_equal(line[4], "    2 of 4096 differ");
+    const char *ms[] = {"kernel ms", "1.368", "0.125", "12.5"}, *stt[] = {"status", "ok", "ok", "wrong"};
+    long end = -1, at = -1;
+    for (int r = 0; r < 4; r++) {
+        char *m = strstr(line[r], ms[r]), *s2 = strstr(line[r], stt[r]);
+        assert_non_null(m);
+        assert_non_null(s2);
+        long e = (long)(m - line[r]) + (long)strlen(ms[r]), s3 = (long)(s2 - line[r]);
+        if (r) {
+            assert_int_equal(e, end);
+            assert_int_equal(s3, at);
+        }
+        end = e;
+        at = s3;
+    }
+    assert_non_null(strstr(line[3], "pb  "));
+    assert_non_null(strstr(line[3], " - "));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(tables_and_scripts),
+        cmocka_unit_test(text_table),
         cmocka_unit_test(charts_drawn),
         cmocka_unit_test(hostile_labels),
         cmocka_unit_test(bad_input),

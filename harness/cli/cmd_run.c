@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../../results/xml.h"
@@ -18,13 +19,14 @@
 #include "../../suites/lib/descriptor.h"
 #include "../../suites/suite.h"
 #include "../stats/stats.h"
+#include "../support/texttable.h"
 
 static void run_usage(FILE *f)
 {
     fprintf(f,
         "usage: harness run --suite S [options]\n"
         "       harness run --descriptor FILE.xml [options]\n"
-        "  --suite S              suite to run (%s)\n"
+        "  --suite S              suite to run (%s), or all: every suite\n"
         "  --descriptor FILE.xml  your own kernel, declared (README \"Your own kernel\";\n"
         "                         example: tuning/examples/branch_sum.xml)\n"
         "  --bench B[,B...]       benchmarks of the suite (default: all)\n"
@@ -65,18 +67,45 @@ struct ctx {
     struct dh_run *runs;
     int n, done, tty, write_failed;
     struct dh_err err;
+    /* progress: the cases this process runs (resumed and refused ones are
+     * not), how many of them finished, since when */
+    int pending, ran, current;
+    double t0;
 };
 
-static void progress(struct ctx *x, int i)
+static void clock_text(char *out, size_t len, double s)
 {
-    if (!x->tty)
-        return;
-    char label[300];
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* "[k/N 1:23, eta 4:56] suite/bench variant workload" of case i, the
+ * k-th this process runs */
+static void progress_head(const struct ctx *x, int i, int k, char *out, size_t len)
+{
+    double el = (dh_now_ms() - x->t0) / 1000;
+    char e[32], eta[48] = "";
+    clock_text(e, sizeof e, el);
+    if (x->ran > 0 && x->pending > x->ran) {
+        char t[32];
+        clock_text(t, sizeof t, el / x->ran * (x->pending - x->ran));
+        snprintf(eta, sizeof eta, ", eta %s", t);
+    }
+    char label[300], wl[200];
     dh_case_variant_label(&x->runs[i].c, label, sizeof label);
-    char wl[200];
     dh_pset_format(&x->runs[i].c.params, DH_P_WORKLOAD, wl, sizeof wl);
-    fprintf(stderr, "\r\033[K[%d/%d] %s/%s %s %s: %s", x->done, x->n, x->runs[i].c.suite,
-            x->runs[i].c.bench_name, label, wl, dh_err_name(x->runs[i].r.status));
+    snprintf(out, len, "[%d/%d %s%s] %s/%s %s %s", k, x->pending, e, eta, x->runs[i].c.suite, x->runs[i].c.bench_name, label, wl);
+}
+
+/* a terminal: one status line, rewritten, cut to the terminal's width */
+static void status_line(const char *text)
+{
+    struct winsize ws;
+    int w = ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col - 1 : 119;
+    fprintf(stderr, "\r\033[K%.*s", w, text);
     fflush(stderr);
 }
 
@@ -84,12 +113,13 @@ static int on_before(void *vctx, int i, struct dh_session *s)
 {
     struct ctx *x = vctx;
     struct dh_err e = {0};
-    if (x->tune.mode != DH_TUNE_NONE && x->tune.mode != DH_TUNE_JOURNAL && x->tty) {
-        char label[300];
-        dh_case_variant_label(&x->runs[i].c, label, sizeof label);
-        fprintf(stderr, "\r\033[K[%d/%d] tuning %s/%s %s ...", x->done, x->n,
-                x->runs[i].c.suite, x->runs[i].c.bench_name, label);
-        fflush(stderr);
+    x->current = i;
+    if (x->tty) {
+        char line[800], head[700];
+        progress_head(x, i, x->ran + 1, head, sizeof head);
+        snprintf(line, sizeof line, "%s%s", head,
+                 x->tune.mode != DH_TUNE_NONE && x->tune.mode != DH_TUNE_JOURNAL ? " (tuning)" : "");
+        status_line(line);
     }
     int rc = dh_tune_case(s, &x->runs[i], &x->tune, &e);
     if (rc == -DH_E_CONSTRAINT) {
@@ -101,6 +131,25 @@ static int on_before(void *vctx, int i, struct dh_session *s)
     if (x->runs[i].r.status == -1)
         dh_case_identity(&x->runs[i].c);      /* tunables changed; identity did not */
     return dh_runner_interrupted() ? -DH_E_INTERRUPTED : 0;
+}
+
+/* a case this process ran has finished: a terminal's status line moves
+ * on at the next case; elsewhere (a log) one line per case */
+static void progress(struct ctx *x, int i)
+{
+    if (x->current != i)
+        return;                             /* resumed or refused at planning */
+    x->ran++;
+    x->current = -1;
+    if (x->tty)
+        return;
+    char head[700], res[64] = "";
+    const struct dh_run *u = &x->runs[i];
+    progress_head(x, i, x->ran, head, sizeof head);
+    if (u->r.status == 0 && u->r.n > 0)
+        snprintf(res, sizeof res, ", %.3f ms", dh_median(u->r.kernel_ms, u->r.n));
+    fprintf(stderr, "%s: %s%s\n", head, dh_err_name(u->r.status), res);
+    fflush(stderr);
 }
 
 static int on_finished(void *vctx, int i)
@@ -127,16 +176,18 @@ static void fmt_ci(char *out, size_t len, double v, double lo, double hi)
 
 static void summary(const struct dh_run *runs, int n)
 {
-    printf("\n%-8s %-26s %-28s %-7s %9s %8s %19s %19s %9s %8s %6s\n", "bench", "workload",
-           "variant", "status", "kernel ms", "host ms", "speedup kernel", "speedup e2e", "CFE",
-           "ceiling", "share");
+    static const char *const heads[] = {"bench", "workload", "variant", "status",
+                                        ">kernel ms", ">host ms", ">speedup kernel",
+                                        ">speedup e2e", ">CFE", ">ceiling", ">share"};
+    struct dh_texttable t;
+    dh_tt_init(&t, 11, heads);
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
         char label[300], wl[400], sk[64] = "-", se[64] = "-", ce[32] = "-", sh[32] = "-";
         dh_case_variant_label(&u->c, label, sizeof label);
         dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
         /* the workload column: paths and layers, and what differs from the defaults */
-        char shortwl[96] = "";
+        char shortwl[400] = "";
         for (int k = 0; k < u->c.params.n; k++) {
             const struct dh_pval *pv = &u->c.params.v[k];
             if (pv->kind != DH_P_WORKLOAD)
@@ -164,12 +215,13 @@ static void summary(const struct dh_run *runs, int n)
             if (u->host.median > 0)
                 snprintf(hm, sizeof hm, "%.3f", u->host.median);
         }
-        printf("%-8s %-26s %-28s %-7s %9s %8s %19s %19s %9s %8s %6s\n", u->c.bench_name,
-               shortwl[0] ? shortwl : wl, label, dh_err_name(u->r.status), km, hm, sk, se, cf, ce,
-               sh);
-        if (u->r.status && u->r.message[0])
-            printf("    %s\n", u->r.message);
+        const char *row[] = {u->c.bench_name, shortwl[0] ? shortwl : wl, label,
+                             dh_err_name(u->r.status), km, hm, sk, se, cf, ce, sh};
+        dh_tt_row(&t, row, u->r.status ? u->r.message : NULL);
     }
+    printf("\n");
+    dh_tt_print(&t, stdout);
+    dh_tt_free(&t);
 }
 
 static int need_arg(int i, int argc, char **argv)
@@ -361,13 +413,13 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         sel.suite = "user";
     }
     if (!sel.suite) {
-        fprintf(stderr, "harness run: --suite is required: choose one of %s\n", dh_suite_names());
+        fprintf(stderr, "harness run: --suite is required: choose one of %s, or all\n", dh_suite_names());
         return DH_EXIT_USAGE;
     }
 
     /* cheap checks first: a usage error must not wait for device probing */
     if (!sel.bench && !dh_suite_exists(sel.suite)) {
-        fprintf(stderr, "harness run: unknown suite '%s': choose one of %s\n", sel.suite,
+        fprintf(stderr, "harness run: unknown suite '%s': choose one of %s, or all\n", sel.suite,
                 dh_suite_names());
         return DH_EXIT_USAGE;
     }
@@ -455,6 +507,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
 
+    x.current = -1;
+    for (int i = 0; i < n; i++)
+        x.pending += runs[i].r.status == -1;
+    x.t0 = dh_now_ms();
     struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .before = on_before,
                                .finished = on_finished, .ctx = &x};
     rc = dh_runner_execute(runs, n, &o);

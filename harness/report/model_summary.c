@@ -5,15 +5,18 @@
 #include <string.h>
 
 #include "report.h"
+#include "../support/texttable.h"
 
 #include "../../suites/suite.h"
 
-static void cell(double v, const char *fmt, int width)
+/* v in fmt, or "-" where unknown */
+static const char *cell(char *buf, size_t len, double v, const char *fmt)
 {
     if (isnan(v))
-        printf(" %*s", width, "-");
+        snprintf(buf, len, "-");
     else
-        printf(fmt, width, v);
+        snprintf(buf, len, fmt, v);
+    return buf;
 }
 
 static const char *bound_of(const struct dh_run *u)
@@ -30,9 +33,11 @@ void dh_model_summary(const struct dh_run *runs, int n)
         return;
     printf("\nBBV model vs measurement (CFE error in points; speedup errors as |modeled - "
            "measured improvement| in points, improvement = 1 - 1/speedup)\n");
-    printf("%-8s %-30s %-36s %7s %7s %6s %8s %8s %8s %8s %6s %6s %6s\n", "bench", "workload",
-           "variant", "CFE", "model", "err", "speedup", "weightd", "sched", "dwr-imp", "err-w",
-           "err-s", "err-d");
+    static const char *const heads[] = {"bench", "workload", "variant", ">CFE", ">model",
+                                        ">err", ">speedup", ">weightd", ">sched", ">dwr-imp",
+                                        ">err-w", ">err-s", ">err-d", "bound"};
+    struct dh_texttable t;
+    dh_tt_init(&t, 14, heads);
     double s_cfe = 0, s_w = 0, s_s = 0, s_d = 0;
     int k_cfe = 0, k_sp = 0;
     const char *table = NULL;
@@ -42,22 +47,24 @@ void dh_model_summary(const struct dh_run *runs, int n)
         if (u->r.status != 0 || !m->valid)
             continue;
         table = m->table;
-        char label[300], wl[200];
+        char label[300], wl[400], c[10][32];
         dh_case_variant_label(&u->c, label, sizeof label);
         dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
         int measured_cfe = !strcmp(u->cfe_source, "counters");
-        printf("%-8s %-30.30s %-36.36s", u->c.bench_name, wl, label);
-        cell(measured_cfe ? u->cfe : NAN, " %*.3f", 7);
-        cell(m->own.cfe, " %*.3f", 7);
-        cell(isnan(u->model_cfe_error) ? NAN : 100 * u->model_cfe_error, " %*.1f", 6);
-        cell(u->has_speedup ? u->sp_kernel : NAN, " %*.2f", 8);
-        cell(u->has_speedup ? u->model_sp_weighted : NAN, " %*.2f", 8);
-        cell(u->has_speedup ? u->model_sp_sched : NAN, " %*.2f", 8);
-        cell(u->has_speedup ? 100 * u->model_dwr_improvement : NAN, " %*.0f", 8);
-        cell(u->model_err_weighted, " %*.1f", 6);
-        cell(u->model_err_sched, " %*.1f", 6);
-        cell(u->model_err_dwr, " %*.1f", 6);
-        printf("  %s\n", bound_of(u));
+        const char *row[] = {
+            u->c.bench_name, wl, label,
+            cell(c[0], 32, measured_cfe ? u->cfe : NAN, "%.3f"),
+            cell(c[1], 32, m->own.cfe, "%.3f"),
+            cell(c[2], 32, isnan(u->model_cfe_error) ? NAN : 100 * u->model_cfe_error, "%.1f"),
+            cell(c[3], 32, u->has_speedup ? u->sp_kernel : NAN, "%.2f"),
+            cell(c[4], 32, u->has_speedup ? u->model_sp_weighted : NAN, "%.2f"),
+            cell(c[5], 32, u->has_speedup ? u->model_sp_sched : NAN, "%.2f"),
+            cell(c[6], 32, u->has_speedup ? 100 * u->model_dwr_improvement : NAN, "%.0f"),
+            cell(c[7], 32, u->model_err_weighted, "%.1f"),
+            cell(c[8], 32, u->model_err_sched, "%.1f"),
+            cell(c[9], 32, u->model_err_dwr, "%.1f"),
+            bound_of(u)};
+        dh_tt_row(&t, row, NULL);
         if (strcmp(bound_of(u), "compute"))
             continue;
         if (!isnan(u->model_cfe_error)) {
@@ -71,6 +78,8 @@ void dh_model_summary(const struct dh_run *runs, int n)
             k_sp++;
         }
     }
+    dh_tt_print(&t, stdout);
+    dh_tt_free(&t);
     printf("mean over the compute-bound benchmarks (latency table %s): ", table ? table : "?");
     if (k_cfe)
         printf("|CFE error| %.1f points (%d runs); ", s_cfe / k_cfe, k_cfe);

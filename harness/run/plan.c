@@ -233,7 +233,7 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
     struct growing g = {0};
     const char *all_variants = "baseline,cpu_tdr,gpu_tdr,melded";
     if (!sel->bench && (!sel->suite || !dh_suite_exists(sel->suite)))
-        return dh_err_set(err, DH_E_USAGE, "unknown suite '%s': choose one of %s",
+        return dh_err_set(err, DH_E_USAGE, "unknown suite '%s': choose one of %s, or all",
                           sel->suite ? sel->suite : "", dh_suite_names());
     if (!dh_size_valid(sel->size))
         return dh_err_set(err, DH_E_USAGE, "unknown size '%s': choose one of %s", sel->size,
@@ -253,7 +253,7 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             if (!b) {
                 char names[512] = "";
                 for (int i = 0; i < dh_bench_count(); i++)
-                    if (!strcmp(dh_bench_at(i)->suite, sel->suite))
+                    if (dh_suite_has(sel->suite, dh_bench_at(i)))
                         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                                  names[0] ? ", " : "", dh_bench_at(i)->name);
                 return dh_err_set(err, DH_E_USAGE, "unknown benchmark '%s' in suite %s: "
@@ -263,7 +263,7 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
         }
     } else {
         for (int i = 0; i < dh_bench_count() && nb < 64; i++)
-            if (!strcmp(dh_bench_at(i)->suite, sel->suite))
+            if (dh_suite_has(sel->suite, dh_bench_at(i)))
                 benches[nb++] = dh_bench_at(i);
     }
     /* variants named must exist somewhere */
