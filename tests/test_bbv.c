@@ -3,6 +3,7 @@
  * file, and (needs an OpenCL device, else SKIPPED) a profiling run of
  * micro/branch whose every counter is known in advance. */
 #include <math.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -327,12 +328,64 @@ static void profile_micro(void **st)
     free(runs);
 }
 
+
+/* The host regroupings run on every core (dh_regroup_threads): the same
+ * permutation at any width, and the sort is the stable lexicographic
+ * order of the BBVs (ties in item order), checked slot by slot. */
+static int lex_cmp(const uint32_t *c, int nb, int a, int b)
+{
+    for (int j = 0; j < nb; j++)
+        if (c[(size_t)a * nb + j] != c[(size_t)b * nb + j])
+            return c[(size_t)a * nb + j] < c[(size_t)b * nb + j] ? -1 : 1;
+    return 0;
+}
+
+static void threads_identical(void **st)
+{
+    (void)st;
+    const long n = 200003;
+    const int nb = 7;
+    uint32_t *c = calloc((size_t)n * nb, 4);
+    for (long i = 0; i < n; i++) {
+        uint64_t z = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+        z ^= z >> 29;
+        int cl = (int)(z % 37);                        /* 37 classes, mixed order */
+        for (int j = 0; j < nb; j++)
+            c[(size_t)i * nb + j] = (uint32_t)((cl >> (j % 5)) & 1) * (uint32_t)(j + 1) + (j == 6);
+    }
+    double cost[7] = {1, 2, 3, 5, 8, 13, 1};
+    struct dh_bbv b = {.n_items = n, .n_blocks = nb, .counts = c, .block_cost = cost};
+    int *one = malloc(n * sizeof *one), *many = malloc(n * sizeof *many);
+    struct dh_err e = {0};
+    int width = omp_get_max_threads();
+    for (int alg = DH_RG_SORT; alg <= DH_RG_GREEDYMAX; alg++) {
+        omp_set_num_threads(1);
+        assert_int_equal(dh_regroup_bbv(&b, alg, 64, one, &e), 0);
+        check_perm(one, n);
+        for (int t = 3; t <= 4; t++) {
+            omp_set_num_threads(t);
+            assert_true(dh_regroup_threads(n) == t);
+            assert_int_equal(dh_regroup_bbv(&b, alg, 64, many, &e), 0);
+            assert_memory_equal(one, many, (size_t)n * sizeof *one);
+        }
+        if (alg == DH_RG_SORT)
+            for (long j = 1; j < n; j++) {
+                int o = lex_cmp(c, nb, one[j - 1], one[j]);
+                assert_true(o < 0 || (o == 0 && one[j - 1] < one[j]));
+            }
+    }
+    omp_set_num_threads(width);
+    free(one);
+    free(many);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
-        cmocka_unit_test(window_vs_exact),
+        cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
     };

@@ -3,6 +3,7 @@
  * poison, a host-compiled reference without OpenCL, bad descriptors. */
 #include <math.h>
 #include <sys/wait.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -127,6 +128,16 @@ static const struct dh_kit skit = {
 static const struct dh_bench sbench = {
     .suite = "test", .name = "kit_sort_by", .summary = "test", .source = test_src,
     .params = tparams, .variants = "baseline,cpu_tdr", DH_KIT(skit),
+};
+
+/* the same at 262144 items: enough for the host work's threads */
+static const struct dh_kit bigkit = {
+    .sizes = {"n=262144", "n=262144", "n=262144"}, .items = "n", DH_KIT_TABLES(tbufs, tentries),
+    .generate = t_generate, .reference = t_reference, .sort_key = t_sort_key,
+};
+static const struct dh_bench bigbench = {
+    .suite = "test", .name = "kit_big", .summary = "test", .source = test_src,
+    .params = tparams, .variants = "baseline,cpu_tdr", DH_KIT(bigkit),
 };
 
 static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
@@ -326,6 +337,18 @@ static void on_device(void **st)
     assert_int_equal(dh_session_run(s, &c, &r), 0);
     assert_int_equal(r.status, 0);
     assert_int_equal(r.verify.checked, 4096);
+    /* the key sort, dlt's moves and put-backs over several threads */
+    int width = omp_get_max_threads();
+    omp_set_num_threads(4);
+    for (int k = 1; k < 3; k++) {
+        kcase(&c, &bigbench, v[k][0], v[k][1]);
+        assert_int_equal(dh_session_run(s, &c, &r), 0);
+        if (r.status)
+            fprintf(stderr, "big %s: %s\n", v[k][1], r.message);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(r.verify.checked, 262144);
+    }
+    omp_set_num_threads(width);
     kcase(&c, &tbench, "melded", NULL);
     assert_int_equal(dh_session_run(s, &c, &r), 0);
     assert_int_equal(r.status, DH_E_WRONG);

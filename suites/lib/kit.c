@@ -631,19 +631,24 @@ static void move_columns(const void *src, void *dst, const int *perm, long items
                          size_t es, int back)
 {
     long cols = count / items;
+    int nt = dh_regroup_threads(items);
     for (long k = 0; k < cols; k++) {
         const char *s = (const char *)src + (size_t)k * (size_t)items * es;
         char *d = (char *)dst + (size_t)k * (size_t)items * es;
         if (es == 4) {
             const uint32_t *s4 = (const uint32_t *)s;
             uint32_t *d4 = (uint32_t *)d;
-            if (back)
+            if (back) {
+#pragma omp parallel for num_threads(nt) schedule(static)
                 for (long j = 0; j < items; j++)
                     d4[perm[j]] = s4[j];
-            else
+            } else {
+#pragma omp parallel for num_threads(nt) schedule(static)
                 for (long j = 0; j < items; j++)
                     d4[j] = s4[perm[j]];
+            }
         } else {
+#pragma omp parallel for num_threads(nt) schedule(static)
             for (long j = 0; j < items; j++) {
                 if (back)
                     memcpy(d + (size_t)perm[j] * es, s + (size_t)j * es, es);
@@ -660,10 +665,11 @@ static void move_columns(const void *src, void *dst, const int *perm, long items
 static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
                        const int *restrict perm, long n)
 {
-    int q = 0;
+    int q = 0, nt = dh_regroup_threads(n);
     for (; m - q >= 3 && m - q != 4; q += 3) {
         const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1], *restrict s2 = src[q + 2];
         uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1], *restrict d2 = dst[q + 2];
+#pragma omp parallel for num_threads(nt) schedule(static)
         for (long j = 0; j < n; j++) {
             int p = perm[j];
             d0[j] = s0[p];
@@ -674,6 +680,7 @@ static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
     for (; m - q >= 2; q += 2) {
         const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];
         uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];
+#pragma omp parallel for num_threads(nt) schedule(static)
         for (long j = 0; j < n; j++) {
             int p = perm[j];
             d0[j] = s0[p];
@@ -683,6 +690,7 @@ static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
     if (q < m) {
         const uint32_t *restrict s0 = src[q];
         uint32_t *restrict d0 = dst[q];
+#pragma omp parallel for num_threads(nt) schedule(static)
         for (long j = 0; j < n; j++)
             d0[j] = s0[perm[j]];
     }
@@ -743,28 +751,46 @@ static void by_key(void *ctx)
     } else if (k->sort_key) {
         nk = k->sort_key(h, kc->key);
     }
-    long *start = nk > 0 && key ? calloc((size_t)nk + 1, sizeof *start) : NULL;
+    /* a stable counting sort over contiguous shares of the items: share t's
+     * items of key q go after the earlier shares' (the same permutation
+     * for every thread count) */
+    long n = h->items;
+    int nt = dh_regroup_threads(n), bad = 0;
+    long *start = nk > 0 && key ? calloc((size_t)nt * (size_t)nk, sizeof *start) : NULL;
     if (!start) {
         b->failed = 1;
         return;
     }
-    if (k->sort_by) {                   /* checked at setup */
-        for (long i = 0; i < h->items; i++)
-            start[key[i] + 1]++;
-    } else {
-        for (long i = 0; i < h->items; i++) {
+#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : bad)
+    for (int t = 0; t < nt; t++) {
+        long *mine = start + (size_t)t * (size_t)nk;
+        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++) {
             if ((unsigned)key[i] >= (unsigned)nk) {   /* a benchmark's bug, not a crash */
-                free(start);
-                b->failed = 1;
-                return;
+                bad = 1;
+                break;
             }
-            start[key[i] + 1]++;
+            mine[key[i]]++;
         }
     }
-    for (int q = 1; q <= nk; q++)
-        start[q] += start[q - 1];
-    for (long i = 0; i < h->items; i++)
-        kc->perm[start[key[i]]++] = (int)i;
+    if (bad) {
+        free(start);
+        b->failed = 1;
+        return;
+    }
+    long sum = 0;
+    for (int q = 0; q < nk; q++)
+        for (int t = 0; t < nt; t++) {
+            long v = start[(size_t)t * (size_t)nk + (size_t)q];
+            start[(size_t)t * (size_t)nk + (size_t)q] = sum;
+            sum += v;
+        }
+    int *perm = kc->perm;
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+    for (int t = 0; t < nt; t++) {
+        long *at = start + (size_t)t * (size_t)nk;
+        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
+            perm[at[key[i]]++] = (int)i;
+    }
     free(start);
 }
 

@@ -25,14 +25,34 @@ int dh_regroup_parse(const char *name)
 /* ---- classes: the distinct BBVs ---- */
 
 
+/* two independent multiply chains over 64-bit pairs of counters (a
+ * single chain over the words is latency-bound: it was most of the time) */
 static uint64_t hash_vec(const uint32_t *v, int nb)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (int b = 0; b < nb; b++) {
-        h ^= v[b];
-        h *= 1099511628211ull;
+    uint64_t h0 = 0x9e3779b97f4a7c15ull ^ (uint64_t)nb, h1 = 0xc2b2ae3d27d4eb4full;
+    int b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        uint64_t x, y;
+        memcpy(&x, v + b, 8);
+        memcpy(&y, v + b + 2, 8);
+        h0 = (h0 ^ x) * 0xff51afd7ed558ccdull;
+        h1 = (h1 ^ y) * 0xc4ceb9fe1a85ec53ull;
+        h0 ^= h0 >> 29;
+        h1 ^= h1 >> 31;
     }
-    return h ^ (h >> 29);
+    for (; b < nb; b++)
+        h0 = (h0 ^ v[b]) * 0xff51afd7ed558ccdull;
+    uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ull);
+    return h ^ (h >> 32);
+}
+
+/* v and w hold the same counters */
+static int same_vec(const uint32_t *v, const uint32_t *w, int nb)
+{
+    for (int b = 0; b < nb; b++)
+        if (v[b] != w[b])
+            return 0;
+    return 1;
 }
 
 static void classes_free(struct classes *c)
@@ -41,44 +61,146 @@ static void classes_free(struct classes *c)
     memset(c, 0, sizeof *c);
 }
 
+/* An open-addressing table of distinct vectors that grows with them
+ * (classes are few: a table sized by the items would not stay in cache). */
+struct vtab {
+    int nb;
+    long n, cap;                /* classes, slots (a power of two) */
+    long *slot;                 /* class or -1 */
+    const uint32_t **vec;       /* per class */
+    uint64_t *hash;             /* per class */
+    long *count, *first;        /* per class */
+    long vcap;
+};
+
+static void vtab_free(struct vtab *t)
+{
+    free(t->slot); free(t->vec); free(t->hash); free(t->count); free(t->first);
+    memset(t, 0, sizeof *t);
+}
+
+static int vtab_rehash(struct vtab *t, long cap)
+{
+    long *slot = malloc((size_t)cap * sizeof *slot);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, (size_t)cap * sizeof *slot);
+    for (long k = 0; k < t->n; k++) {
+        size_t h = t->hash[k] & (size_t)(cap - 1);
+        while (slot[h] >= 0)
+            h = (h + 1) & (size_t)(cap - 1);
+        slot[h] = k;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->cap = cap;
+    return 0;
+}
+
+/* the class of vector v (hash h), added when new with `cnt` members and
+ * first member `first`; -1 when out of memory */
+static long vtab_add(struct vtab *t, const uint32_t *v, uint64_t h, long cnt, long first)
+{
+    if (2 * (t->n + 1) > t->cap && vtab_rehash(t, t->cap ? 2 * t->cap : 1024))
+        return -1;
+    size_t at = h & (size_t)(t->cap - 1);
+    long k;
+    while ((k = t->slot[at]) >= 0 &&
+           (t->hash[k] != h || !same_vec(t->vec[k], v, t->nb)))
+        at = (at + 1) & (size_t)(t->cap - 1);
+    if (k >= 0) {
+        t->count[k] += cnt;
+        return k;
+    }
+    if (t->n == t->vcap) {
+        long vc = t->vcap ? 2 * t->vcap : 256;
+        const uint32_t **nv = realloc(t->vec, (size_t)vc * sizeof *nv);
+        if (nv)
+            t->vec = nv;
+        uint64_t *nh = realloc(t->hash, (size_t)vc * sizeof *nh);
+        if (nh)
+            t->hash = nh;
+        long *nc = realloc(t->count, (size_t)vc * sizeof *nc);
+        if (nc)
+            t->count = nc;
+        long *nf = realloc(t->first, (size_t)vc * sizeof *nf);
+        if (nf)
+            t->first = nf;
+        if (!nv || !nh || !nc || !nf)
+            return -1;
+        t->vcap = vc;
+    }
+    k = t->n++;
+    t->slot[at] = k;
+    t->vec[k] = v;
+    t->hash[k] = h;
+    t->count[k] = cnt;
+    t->first[k] = first;
+    return k;
+}
+
+/* Classes numbered in the order of their first member, as a serial scan
+ * would: each thread finds the classes of its contiguous share of the
+ * items, then the shares' classes are merged in item order (a share's
+ * classes in the order of their first member there), so the numbering
+ * does not depend on the thread count. */
 static int classes_build(const struct dh_bbv *b, struct classes *c)
 {
     long n = b->n_items;
-    int nb = b->n_blocks;
+    int nb = b->n_blocks, nt = dh_regroup_threads(n), rc = 0;
     memset(c, 0, sizeof *c);
     c->nb = nb;
-    size_t cap = 64;
-    while (cap < (size_t)n * 2)
-        cap <<= 1;
-    long *slot = malloc(cap * sizeof *slot);
-    c->vec = malloc((size_t)n * sizeof *c->vec);
-    c->count = calloc((size_t)n, sizeof *c->count);
-    c->first = malloc((size_t)n * sizeof *c->first);
-    c->item_class = malloc((size_t)n * sizeof *c->item_class);
-    if (!slot || !c->vec || !c->count || !c->first || !c->item_class) {
-        free(slot);
+    c->item_class = malloc((size_t)(n ? n : 1) * sizeof *c->item_class);
+    struct vtab *loc = calloc((size_t)nt, sizeof *loc);
+    long **map = calloc((size_t)nt, sizeof *map);
+    if (!c->item_class || !loc || !map) {
+        free(loc); free(map);
         classes_free(c);
         return -DH_E_RESOURCES;
     }
-    memset(slot, 0xff, cap * sizeof *slot);
-    for (long i = 0; i < n; i++) {
-        const uint32_t *v = b->counts + (size_t)i * nb;
-        size_t h = hash_vec(v, nb) & (cap - 1);
-        long k;
-        while ((k = slot[h]) >= 0 && memcmp(c->vec[k], v, (size_t)nb * 4))
-            h = (h + 1) & (cap - 1);
-        if (k < 0) {
-            k = c->n++;
-            slot[h] = k;
-            c->vec[k] = v;
-            c->first[k] = i;
+    int failed = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : failed)
+    for (int t = 0; t < nt; t++) {
+        long lo = n * t / nt, hi = n * (t + 1) / nt;
+        loc[t].nb = nb;
+        for (long i = lo; i < hi && !failed; i++) {
+            const uint32_t *v = b->counts + (size_t)i * (size_t)nb;
+            long k = vtab_add(&loc[t], v, hash_vec(v, nb), 1, i);
+            if (k < 0)
+                failed = 1;
+            c->item_class[i] = k;
         }
-        c->count[k]++;
-        c->item_class[i] = k;
     }
-    free(slot);
-    c->lat = malloc((size_t)c->n * sizeof *c->lat);
-    if (!c->lat) {
+    struct vtab g = {.nb = nb};
+    for (int t = 0; t < nt && !failed; t++) {
+        map[t] = malloc((size_t)(loc[t].n ? loc[t].n : 1) * sizeof **map);
+        failed |= !map[t];
+        for (long l = 0; l < loc[t].n && !failed; l++)
+            failed |= (map[t][l] = vtab_add(&g, loc[t].vec[l], loc[t].hash[l], loc[t].count[l],
+                                            loc[t].first[l])) < 0;
+    }
+    if (!failed) {
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+        for (int t = 0; t < nt; t++)
+            for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
+                c->item_class[i] = map[t][c->item_class[i]];
+        c->n = g.n;
+        c->vec = g.vec;
+        c->count = g.count;
+        c->first = g.first;
+        g.vec = NULL;
+        g.count = g.first = NULL;
+        c->lat = malloc((size_t)(c->n ? c->n : 1) * sizeof *c->lat);
+        failed |= !c->lat;
+    }
+    for (int t = 0; t < nt; t++) {
+        vtab_free(&loc[t]);
+        free(map[t]);
+    }
+    free(loc);
+    free(map);
+    vtab_free(&g);
+    if (failed) {
         classes_free(c);
         return -DH_E_RESOURCES;
     }
@@ -88,51 +210,96 @@ static int classes_build(const struct dh_bbv *b, struct classes *c)
             s += b->block_cost[j] * c->vec[k][j];
         c->lat[k] = s;
     }
-    return 0;
-}
-
-/* Items of each class in item order: members[start[k] .. start[k+1]). */
-static int class_members(const struct classes *c, long n, long **start_out, long **mem_out)
-{
-    long *start = calloc((size_t)c->n + 1, sizeof *start);
-    long *mem = malloc((size_t)n * sizeof *mem);
-    if (!start || !mem) {
-        free(start); free(mem);
-        return -DH_E_RESOURCES;
-    }
-    for (long k = 0; k < c->n; k++)
-        start[k + 1] = start[k] + c->count[k];
-    long *fill = malloc((size_t)c->n * sizeof *fill);
-    if (!fill) {
-        free(start); free(mem);
-        return -DH_E_RESOURCES;
-    }
-    memcpy(fill, start, (size_t)c->n * sizeof *fill);
-    for (long i = 0; i < n; i++)
-        mem[fill[c->item_class[i]]++] = i;
-    free(fill);
-    *start_out = start;
-    *mem_out = mem;
-    return 0;
+    return rc;
 }
 
 /* ---- from runs of classes to a permutation ---- */
 
 /* Turn runs of classes into the permutation: each class hands out its
- * members in item order. */
+ * members in item order (the r-th member of class k goes to the slot of
+ * k's r-th place in the runs). Each thread takes a contiguous share of
+ * the items: its members' ranks start after the earlier shares'. */
 static int seq_emit(const struct classes *c, long n, const struct seq *s, int *perm)
 {
-    long *start, *mem;
-    int rc = class_members(c, n, &start, &mem);
-    if (rc)
-        return rc;
-    long j = 0;
-    for (long r = 0; r < s->n; r++)
-        for (long q = 0; q < s->cnt[r]; q++)
-            perm[j++] = (int)mem[start[s->cls[r]]++];
-    free(start);
-    free(mem);
-    return j == n ? 0 : -DH_E_INTERNAL;
+    long nc = c->n;
+    int nt = dh_regroup_threads(n);
+    /* each class's runs, in sequence order: at[q] (output offset) and
+     * upto[q] (the class's members placed through run q) */
+    long *rstart = calloc((size_t)nc + 1, sizeof *rstart);
+    long *at = malloc((size_t)(s->n ? s->n : 1) * sizeof *at);
+    long *upto = malloc((size_t)(s->n ? s->n : 1) * sizeof *upto);
+    long *base = calloc((size_t)nt * (size_t)(nc ? nc : 1), sizeof *base);
+    long *fill = malloc((size_t)(nc ? nc : 1) * sizeof *fill);
+    int rc = 0;
+    if (!rstart || !at || !upto || !base || !fill) {
+        rc = -DH_E_RESOURCES;
+        goto out;
+    }
+    long total = 0;
+    for (long r = 0; r < s->n; r++) {
+        rstart[s->cls[r] + 1]++;
+        total += s->cnt[r];
+    }
+    if (total != n) {
+        rc = -DH_E_INTERNAL;
+        goto out;
+    }
+    for (long k = 0; k < nc; k++)
+        rstart[k + 1] += rstart[k];
+    memcpy(fill, rstart, (size_t)nc * sizeof *fill);
+    long off = 0;
+    for (long r = 0; r < s->n; r++) {
+        long k = s->cls[r], q = fill[k]++;
+        at[q] = off;
+        upto[q] = (q > rstart[k] ? upto[q - 1] : 0) + s->cnt[r];
+        off += s->cnt[r];
+    }
+    for (long k = 0; k < nc; k++)           /* every member has its place */
+        if ((rstart[k + 1] > rstart[k] ? upto[rstart[k + 1] - 1] : 0) != c->count[k]) {
+            rc = -DH_E_INTERNAL;
+            goto out;
+        }
+    /* members of each class in the shares before share t */
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+    for (int t = 0; t < nt; t++) {
+        long *mine = base + (size_t)t * (size_t)nc;
+        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
+            mine[c->item_class[i]]++;
+    }
+    for (long k = 0; k < nc; k++) {
+        long sum = 0;
+        for (int t = 0; t < nt; t++) {
+            long v = base[(size_t)t * (size_t)nc + (size_t)k];
+            base[(size_t)t * (size_t)nc + (size_t)k] = sum;
+            sum += v;
+        }
+    }
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+    for (int t = 0; t < nt; t++) {
+        long *rank = base + (size_t)t * (size_t)nc;
+        long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);   /* the run reached */
+        if (!cur) {
+            rc = -DH_E_RESOURCES;           /* a benign race: every writer writes this */
+            continue;
+        }
+        for (long k = 0; k < nc; k++) {
+            long q = rstart[k];
+            while (q < rstart[k + 1] - 1 && upto[q] <= rank[k])
+                q++;
+            cur[k] = q;
+        }
+        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++) {
+            long k = c->item_class[i], r = rank[k]++, q = cur[k];
+            while (upto[q] <= r)
+                q++;
+            cur[k] = q;
+            perm[at[q] + r - (q > rstart[k] ? upto[q - 1] : 0)] = (int)i;
+        }
+        free(cur);
+    }
+out:
+    free(rstart); free(at); free(upto); free(base); free(fill);
+    return rc;
 }
 
 /* ---- greedy (Algorithm 1) ---- */

@@ -44,6 +44,12 @@ int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, i
  * returned (tests compare the two forms). */
 long dh_regroup_exact_limit(long n);
 
+/* Threads for cpu_tdr's host work over n items (regroupings, the key sort,
+ * dlt's moves): the OpenMP width (OMP_NUM_THREADS; the host's cores by
+ * default), fewer below 32K items a thread, where starting them costs
+ * more than they save. No result depends on it. */
+int dh_regroup_threads(long n);
+
 /* Distinct BBVs among the items (-1 when out of memory). */
 long dh_regroup_classes(const struct dh_bbv *b);
 

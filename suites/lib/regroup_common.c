@@ -6,6 +6,14 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <omp.h>
+
+int dh_regroup_threads(long n)
+{
+    int t = omp_get_max_threads();
+    long most = n / 32768 + 1;          /* at least 32K items a thread */
+    return t < 1 ? 1 : t > most ? (int)most : t;
+}
 
 /* ---- an output sequence of (class, count) runs ---- */
 
