@@ -1,5 +1,6 @@
 /* regroup_window.c — Greedy and Greedy-Max for workloads with many
  * distinct BBVs (regroup.h; the exact forms are in regroup.c). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,20 +214,26 @@ out0:
  * group grows by the class of largest gain among the DH_RG_WINDOW nearest
  * classes with items left, in lexicographic and in latency order, around
  * the class added last */
-struct olist { long *nx, *pv, *pos, *ord; };
+struct olist { long *nx, *pv, *pos, *ord; uint32_t *vec; };
 
-static int olist_init(struct olist *o, long *ord, long n)
+/* the classes in order ord, their vectors copied in that order (a scan
+ * along the list then reads memory in sequence, not all over the table) */
+static int olist_init(struct olist *o, long *ord, const struct classes *c)
 {
+    long n = c->n;
+    int nb = c->nb;
     o->ord = ord;
     o->nx = malloc((size_t)n * sizeof *o->nx);
     o->pv = malloc((size_t)n * sizeof *o->pv);
     o->pos = malloc((size_t)n * sizeof *o->pos);
-    if (!o->nx || !o->pv || !o->pos)
+    o->vec = malloc((size_t)n * (size_t)nb * sizeof *o->vec);
+    if (!o->nx || !o->pv || !o->pos || !o->vec)
         return -DH_E_RESOURCES;
     for (long q = 0; q < n; q++) {
         o->pos[ord[q]] = q;
         o->nx[q] = q + 1 < n ? q + 1 : -1;
         o->pv[q] = q - 1;
+        memcpy(o->vec + (size_t)q * (size_t)nb, c->vec[ord[q]], (size_t)nb * sizeof *o->vec);
     }
     return 0;
 }
@@ -240,7 +247,7 @@ static void olist_drop(struct olist *o, long k)
 
 static void olist_free(struct olist *o)
 {
-    free(o->nx); free(o->pv); free(o->pos); free(o->ord);
+    free(o->nx); free(o->pv); free(o->pos); free(o->ord); free(o->vec);
 }
 
 static void scan_side(const struct olist *o, long q, int fwd, const long *left,
@@ -252,7 +259,8 @@ static void scan_side(const struct olist *o, long q, int fwd, const long *left,
         long j = o->ord[p];
         if (!left[j])
             continue;
-        double g = dh__rg_gain_mm(b->block_cost, c->nb, mn, mx, c->vec[j], c->vec[j]);
+        const uint32_t *v = o->vec + (size_t)p * (size_t)c->nb;
+        double g = dh__rg_gain_mm(b->block_cost, c->nb, mn, mx, v, v);
         if (g > *bg) {
             *bg = g;
             *best = j;
@@ -281,7 +289,7 @@ int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int
         left[k] = c->count[k];
     }
     dh__rg_sort_by_latency(c, lat);
-    if ((rc = olist_init(&L, lat, c->n)) || (rc = olist_init(&X, lex, c->n)))
+    if ((rc = olist_init(&L, lat, c)) || (rc = olist_init(&X, lex, c)))
         goto out;
     long head = 0;          /* position in L of the costliest class left */
     for (;;) {
