@@ -12,6 +12,10 @@
 
 struct dh_bench;
 
+/* --reps auto: at least DH_REPS_AUTO_MIN repetitions (compare needs 10) */
+#define DH_REPS_AUTO (-1)
+#define DH_REPS_AUTO_MIN 10
+
 struct dh_case {
     const struct dh_bench *bench;  /* NULL when read from a file of
                                       a benchmark this build lacks */
@@ -23,7 +27,11 @@ struct dh_case {
     char device_name[256];
     char size[8];              /* small | medium | large */
     struct dh_pset params;     /* every kind, see params.h */
-    int reps, warmup;
+    int reps, warmup;          /* reps DH_REPS_AUTO: as many as the kernel's
+                                  spread needs (reps_target, reps_max) */
+    double reps_target;        /* auto: stop when the 95% interval of the
+                                  median is within +-reps_target of it */
+    int reps_max;              /* auto: at most this many */
     double timeout_s;
     int profile;               /* 1: also run a counters pass */
     int model;                 /* 1: obtain BBVs and price the run with the model */

@@ -73,6 +73,9 @@ struct dh_result {
     double build_ms, setup_ms;
     int rotate;
     int n;                        /* timed samples */
+    int n_host;                   /* host samples, the first n_host repetitions'
+                                     (host work timed only as long as its spread
+                                     needs); 0 or n: every repetition's */
     double kernel_ms[DH_MAX_SAMPLES];
     double host_ms[DH_MAX_SAMPLES];
     double xfer_ms[DH_MAX_SAMPLES];
@@ -84,6 +87,21 @@ struct dh_result {
     struct dh_counters ctr;
     struct dh_model_result model;
 };
+
+/* The host samples of r (n_host, or n where every repetition's was timed). */
+static inline int dh_host_count(const struct dh_result *r)
+{
+    return r->n_host > 0 && r->n_host < r->n ? r->n_host : r->n;
+}
+
+/* Repetition i's end-to-end time: its kernel and transfer time and, where
+ * host work was timed on fewer repetitions, the host samples in turn
+ * (repetition i pairs with host sample i mod n_host). */
+static inline double dh_e2e_sample(const struct dh_result *r, int i)
+{
+    int h = dh_host_count(r);
+    return r->kernel_ms[i] + (h > 0 ? r->host_ms[i % h] : 0) + r->xfer_ms[i];
+}
 
 /* How a run's tunables were chosen (tuning/tune.c). */
 #define DH_TUNE_MAX_EVALS 128

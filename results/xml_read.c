@@ -240,17 +240,36 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
                     text_of(l, r->build_log, sizeof r->build_log);
         } else if (is(e, "timing")) {
             c->reps = iprop(e, "reps", 0);
+            char rule[64];
+            sprop(e, "reps_rule", rule, sizeof rule);
+            if (rule[0]) {                  /* --reps auto: "auto:TARGET:MAX" */
+                double tg = 0;
+                int mx = 0;
+                if (sscanf(rule, "auto:%lf:%d", &tg, &mx) != 2 || !(tg > 0 && tg < 1) ||
+                    mx < DH_REPS_AUTO_MIN || mx > DH_MAX_SAMPLES)
+                    refuse(e, "reps_rule", rule, "auto:SHARE:MAX, 0 < SHARE < 1, 10 <= MAX <= 256");
+                c->reps = DH_REPS_AUTO;
+                c->reps_target = tg;
+                c->reps_max = mx;
+            }
             c->warmup = iprop(e, "warmup", 0);
             r->rotate = iprop(e, "rotate", 1);
             r->setup_ms = dprop(e, "setup_ms", 0);
+            int nh = 0;
             for (xmlNodePtr s = e->children; s; s = s->next) {
                 if (is(s, "kernel"))
                     r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES, 1);
                 else if (is(s, "host"))
-                    samples(s, r->host_ms, DH_MAX_SAMPLES, 0);
+                    nh = samples(s, r->host_ms, DH_MAX_SAMPLES, 0);
                 else if (is(s, "transfer"))
                     samples(s, r->xfer_ms, DH_MAX_SAMPLES, 0);
             }
+            /* host work timed on the first nh repetitions only (host_reps);
+             * no more host samples than repetitions */
+            if (nh > r->n)
+                refuse(e, "a host series", "longer than the kernel series",
+                       "at most one host sample per repetition");
+            r->n_host = nh > 0 && nh < r->n ? nh : 0;
         } else if (is(e, "verification")) {
             char vs[16];
             sprop(e, "status", vs, sizeof vs);

@@ -156,15 +156,19 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     }
     if (r->n > 0 && r->status == 0) {
         xmlNodePtr t = xmlNewChild(n, NULL, BAD_CAST "timing", NULL);
-        attr(t, "reps", "%d", c->reps);
+        attr(t, "reps", "%d", c->reps == DH_REPS_AUTO ? r->n : c->reps);
+        if (c->reps == DH_REPS_AUTO)
+            attr(t, "reps_rule", "auto:%g:%d", c->reps_target, c->reps_max);
         attr(t, "warmup", "%d", c->warmup);
         attr(t, "rotate", "%d", r->rotate);
         attr_d(t, "setup_ms", r->setup_ms);
         double e[DH_MAX_SAMPLES];
         for (int i = 0; i < r->n; i++)
-            e[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
+            e[i] = dh_e2e_sample(r, i);
+        if (dh_host_count(r) < r->n)
+            attr(t, "host_reps", "%d", dh_host_count(r));
         series(t, "kernel", r->kernel_ms, r->n, &u->kernel);
-        series(t, "host", r->host_ms, r->n, &u->host);
+        series(t, "host", r->host_ms, dh_host_count(r), &u->host);
         series(t, "transfer", r->xfer_ms, r->n, &u->xfer);
         series(t, "end_to_end", e, r->n, &u->e2e);
     }

@@ -30,7 +30,8 @@
 /* What one timed repetition cost. */
 struct dh_sample {
     double kernel_ms;   /* device time, the backend's own events */
-    double host_ms;     /* host-side regrouping / layout work (cpu_tdr) */
+    double host_ms;     /* host-side regrouping / layout work (cpu_tdr);
+                           -1: reused from the last run (dh_exec.host_reuse) */
     double xfer_ms;     /* transfers beyond those every variant needs */
 };
 
@@ -49,6 +50,9 @@ struct dh_exec {
     const struct dh_bbv *bbv;  /* the workload's BBVs, when the case needs them */
     const int *order;          /* set by cpu_tdr runs: slot j -> item order[j],
                                   so the model can price the regrouping */
+    int host_reuse;            /* set by the harness between timed runs: the
+                                  last run's host work (regrouping, moved data)
+                                  may be reused, its host_ms reported as -1 */
 };
 
 struct dh_kit;

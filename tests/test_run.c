@@ -94,6 +94,55 @@ static void suites(void **st)
 }
 
 
+/* Host work is timed only as long as its spread needs, later repetitions
+ * reuse it (still verified); --reps auto stops between its floor and cap. */
+static void schedule(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    struct dh_selection sel = {.suite = "micro", .size = "small", .reps = 60, .warmup = 1,
+                               .timeout_s = 300, .device = -1, .backends = "opencl",
+                               .variants = "cpu_tdr", .model = 1};
+    sel.params[sel.n_params++] = "paths=2";
+    sel.params[sel.n_params++] = "layers=1";
+    sel.params[sel.n_params++] = "regroup=sort";
+    sel.params[sel.n_params++] = "mech=dlt,rr";
+    struct dh_run *runs;
+    int n;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    struct dh_runner_opts o = {.isolate = 0};
+    assert_int_equal(dh_runner_execute(runs, n, &o), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        struct dh_result *r = &runs[i].r;
+        assert_int_equal(r->status, 0);
+        assert_int_equal(r->verify.mismatches, 0);
+        assert_int_equal(r->n, 60);
+        fprintf(stderr, "%s: host timed on %d of %d\n", runs[i].c.id, dh_host_count(r), r->n);
+        assert_true(r->n_host >= 5 && r->n_host < 60);
+        for (int k = 0; k < r->n_host; k++)
+            assert_true(r->host_ms[k] > 0);
+    }
+    free(runs);
+    sel.reps = DH_REPS_AUTO;
+    sel.reps_max = 12;
+    sel.reps_target = 0.0001;                   /* never reached: the cap stops it */
+    sel.variants = "baseline";
+    sel.n_params = 2;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    assert_int_equal(dh_runner_execute(runs, n, &o), 0);
+    assert_int_equal(runs[0].r.status, 0);
+    assert_int_equal(runs[0].r.n, 12);
+    free(runs);
+    sel.reps_target = 0.5;                      /* met at once: the floor stops it */
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    assert_int_equal(dh_runner_execute(runs, n, &o), 0);
+    assert_int_equal(runs[0].r.n, DH_REPS_AUTO_MIN);
+    free(runs);
+}
+
 static void planted_wrong(void **st)
 {
     (void)st;
@@ -232,7 +281,8 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(usage_errors),
+        cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(schedule),
+        cmocka_unit_test(usage_errors),
         cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
         cmocka_unit_test(faults),
     };

@@ -51,7 +51,16 @@ static void round_trip(void **st)
     make_run(&runs[0], "baseline", 2.0, 0);
     make_run(&runs[1], "gpu_tdr", 1.0, 0);
     make_run(&runs[2], "melded", 0, DH_E_BUILD);
+    /* --reps auto, host work timed on the first 4 repetitions only */
+    runs[0].c.reps = DH_REPS_AUTO;
+    runs[0].c.reps_target = 0.02;
+    runs[0].c.reps_max = 50;
+    runs[0].r.n_host = 4;
+    for (int i = 0; i < 4; i++)
+        runs[0].r.host_ms[i] = 1.0 + i;
     dh_run_derive(runs, 3);
+    assert_true(runs[0].host.median == 2.5);                   /* of the 4, not 12 */
+    assert_true(dh_e2e_sample(&runs[0].r, 5) == runs[0].r.kernel_ms[5] + 2.0);
     assert_true(runs[1].has_speedup);
     struct dh_env env;
     char *argv[] = {"harness", "run", "--suite", "micro"};
@@ -88,6 +97,12 @@ static void round_trip(void **st)
         assert_string_equal(dh_pset_text(&f.runs[i].c.params, "wg", "?"), "256");
     }
     assert_string_equal(f.runs[2].r.build_log, "line 3: error: x & y\n");
+    assert_int_equal(f.runs[0].c.reps, DH_REPS_AUTO);
+    assert_true(f.runs[0].c.reps_target == 0.02 && f.runs[0].c.reps_max == 50);
+    assert_int_equal(f.runs[0].r.n_host, 4);
+    assert_true(f.runs[0].r.host_ms[3] == 4.0 && f.runs[0].host.median == 2.5);
+    assert_int_equal(f.runs[1].r.n_host, 0);                  /* every repetition's */
+    assert_true(fabs(f.runs[0].e2e.median - runs[0].e2e.median) < 1e-9);
     assert_true(f.runs[1].has_speedup);
     assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
     assert_true(fabs(f.runs[1].r.ceiling - 1.78) < 1e-12);
@@ -156,6 +171,7 @@ static void refused_values(void **st)
         {">2 ", ">0 ", "kernel time sample is 0"},
         {"warp_width=\"32\"", "warp_width=\"99999999999\"", "warp_width is 99999999999"},
         {"reps=\"12\"", "reps=\"12.5\"", NULL},      /* the schema's own refusal */
+        {"reps=\"12\"", "reps=\"12\" reps_rule=\"auto:0:5\"", "reps_rule is auto:0:5"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char *at = strstr(text, cases[k].from);

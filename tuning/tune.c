@@ -42,7 +42,7 @@ static double metric(const struct dh_result *r, const char *variant)
     double v[DH_MAX_SAMPLES];
     int e2e = !strcmp(variant, "cpu_tdr");
     for (int i = 0; i < r->n; i++)
-        v[i] = r->kernel_ms[i] + (e2e ? r->host_ms[i] + r->xfer_ms[i] : 0);
+        v[i] = e2e ? dh_e2e_sample(r, i) : r->kernel_ms[i];
     return dh_median(v, r->n);
 }
 

@@ -34,7 +34,10 @@ static void run_usage(FILE *f)
         "  --backend B[,B...]|all %s (default: opencl)\n"
         "  --device N             device index within each backend (default: 0)\n"
         "  --size small|medium|large   input size class (default: small)\n"
-        "  --reps N               timed repetitions (default 10, at most %d)\n"
+        "  --reps N|auto          timed repetitions (default 10, at most %d); auto: at\n"
+        "                         least 10, then until the kernel median's 95%% interval\n"
+        "                         is within --reps-target of it (default 1%%), at most\n"
+        "                         --reps-max (default 100)\n"
         "  --warmup N             warm-up runs (default 2)\n"
         "  --param k=v            set a workload, choice or tunable (repeatable);\n"
         "                         `harness list` shows each one's domain\n"
@@ -147,7 +150,8 @@ static void progress(struct ctx *x, int i)
     const struct dh_run *u = &x->runs[i];
     progress_head(x, i, x->ran, head, sizeof head);
     if (u->r.status == 0 && u->r.n > 0)
-        snprintf(res, sizeof res, ", %.3f ms", dh_median(u->r.kernel_ms, u->r.n));
+        snprintf(res, sizeof res, ", %.3f ms (%d reps%s)", dh_median(u->r.kernel_ms, u->r.n),
+                 u->r.n, u->r.n_host ? ", host work timed on fewer" : "");
     fprintf(stderr, "%s: %s%s\n", head, dh_err_name(u->r.status), res);
     fflush(stderr);
 }
@@ -322,8 +326,26 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             if (!(v = VAL())) return DH_EXIT_USAGE;
             sel.size = v;
         } else if (!strcmp(a, "--reps")) {
-            if (!(v = VAL()) || !dh_cli_int("run", "--reps", v, 1, DH_MAX_SAMPLES, &sel.reps))
+            if (!(v = VAL()))
                 return DH_EXIT_USAGE;
+            if (!strcmp(v, "auto"))
+                sel.reps = DH_REPS_AUTO;
+            else if (!dh_cli_int("run", "--reps", v, 1, DH_MAX_SAMPLES, &sel.reps))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--reps-max")) {
+            if (!(v = VAL()) || !dh_cli_int("run", "--reps-max", v, DH_REPS_AUTO_MIN,
+                                            DH_MAX_SAMPLES, &sel.reps_max))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--reps-target")) {
+            char *end;
+            double pct = (v = VAL()) ? strtod(v, &end) : 0;
+            if (!v || end == v || *end != '%' || end[1] || !(pct >= 0.1 && pct <= 50)) {
+                if (v)
+                    fprintf(stderr, "harness run: --reps-target %s: give a share of the median "
+                            "between 0.1%% and 50%%, e.g. --reps-target 1%%\n", v);
+                return DH_EXIT_USAGE;
+            }
+            sel.reps_target = pct / 100;
         } else if (!strcmp(a, "--warmup")) {
             if (!(v = VAL()) || !dh_cli_int("run", "--warmup", v, 1, 1000, &sel.warmup))
                 return DH_EXIT_USAGE;

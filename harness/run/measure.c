@@ -8,6 +8,23 @@
 #include <string.h>
 
 #include "steps.h"
+#include "../stats/stats.h"
+
+/* host work (cpu_tdr's regrouping and moves) is timed on the first
+ * repetitions only, at least DH_HOST_REPS_MIN, until its median's 95%
+ * interval is within +-DH_HOST_SHARE; later repetitions reuse its result */
+#define DH_HOST_REPS_MIN 5
+#define DH_HOST_SHARE 0.05
+
+static int host_settled(const double *h, int n)
+{
+    if (n < DH_HOST_REPS_MIN)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (h[i] != 0)
+            return dh_ci_share(h, n) <= DH_HOST_SHARE;
+    return 1;                           /* no host work */
+}
 
 int dh_rotate_for(uint64_t bytes_per_copy)
 {
@@ -40,7 +57,10 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
     r->rotate = x->rotate;
     struct dh_sample s;
     struct dh_verify v;
-    int reps = c->reps < DH_MAX_SAMPLES ? c->reps : DH_MAX_SAMPLES;
+    int aut = c->reps == DH_REPS_AUTO;
+    int reps = aut ? (c->reps_max > 0 && c->reps_max < DH_MAX_SAMPLES ? c->reps_max : DH_MAX_SAMPLES)
+                   : c->reps < DH_MAX_SAMPLES ? c->reps : DH_MAX_SAMPLES;
+    double target = c->reps_target > 0 ? c->reps_target : 0.01;
 
     /* correct first: poison, run once, compare */
     long bbv_items = 0;
@@ -65,16 +85,26 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
         dh__step_fail(r, &e, rc);
         return rc;
     }
+    int nh = 0;
+    x->host_reuse = 0;
     for (int i = 0; i < reps; i++) {
         if ((rc = b->run(w->state, x, i, &s, &e))) {
+            x->host_reuse = 0;
             dh__step_fail(r, &e, rc);
             return rc;
         }
         r->kernel_ms[i] = s.kernel_ms;
-        r->host_ms[i] = s.host_ms;
         r->xfer_ms[i] = s.xfer_ms;
+        if (s.host_ms >= 0 && nh == i)      /* < 0: reused, not timed */
+            r->host_ms[nh++] = s.host_ms;
         r->n = i + 1;
+        if (!x->host_reuse && host_settled(r->host_ms, nh))
+            x->host_reuse = 1;
+        if (aut && r->n >= DH_REPS_AUTO_MIN && dh_ci_share(r->kernel_ms, r->n) <= target)
+            break;
     }
+    x->host_reuse = 0;
+    r->n_host = nh < r->n ? nh : 0;
     if ((rc = b->verify(w->state, x, &v, &e))) {
         dh__step_fail(r, &e, rc);
         return rc;

@@ -174,6 +174,8 @@ static int plan_bench(struct growing *g, const struct dh_bench *b, const struct 
         snprintf(c.device_name, sizeof c.device_name, "%s", dev ? dev->name : "?");
         snprintf(c.size, sizeof c.size, "%s", sel->size);
         c.reps = sel->reps;
+        c.reps_target = sel->reps_target > 0 ? sel->reps_target : 0.01;
+        c.reps_max = sel->reps_max > 0 ? sel->reps_max : 100;
         c.warmup = sel->warmup;
         c.timeout_s = sel->timeout_s;
         c.profile = sel->profile < 0 ? (dev && dev->has_counters) : sel->profile;

@@ -20,7 +20,9 @@ struct dh_selection {
     const char *backends;       /* comma list, "all" or NULL = default */
     int device;                 /* -1 = first of each backend */
     const char *size;
-    int reps, warmup;
+    int reps, warmup;           /* reps DH_REPS_AUTO: reps_target, reps_max */
+    double reps_target;
+    int reps_max;
     double timeout_s;
     int profile;                /* -1 = where the backend has counters */
     int model;                  /* 1 = BBV model pass (default) */

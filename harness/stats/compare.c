@@ -237,13 +237,13 @@ static void note_add(struct dh_cmp_case *cc, const char *fmt, ...)
 static void e2e_samples(const struct dh_result *r, double *out)
 {
     for (int i = 0; i < r->n; i++)
-        out[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
+        out[i] = dh_e2e_sample(r, i);
 }
 
 static int has_host_work(const struct dh_run *u)
 {
     for (int i = 0; i < u->r.n; i++)
-        if (u->r.host_ms[i] > 0 || u->r.xfer_ms[i] > 0)
+        if (u->r.host_ms[i % dh_host_count(&u->r)] > 0 || u->r.xfer_ms[i] > 0)
             return 1;
     return 0;
 }

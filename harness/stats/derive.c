@@ -10,7 +10,7 @@
 static void e2e_of(const struct dh_result *r, double *out)
 {
     for (int i = 0; i < r->n; i++)
-        out[i] = r->kernel_ms[i] + r->host_ms[i] + r->xfer_ms[i];
+        out[i] = dh_e2e_sample(r, i);
 }
 
 /* 1 when end-to-end time is the kernel time sample by sample (no host or
@@ -18,7 +18,10 @@ static void e2e_of(const struct dh_result *r, double *out)
 static int same_as_kernel(const struct dh_result *r)
 {
     for (int i = 0; i < r->n; i++)
-        if (r->host_ms[i] != 0 || r->xfer_ms[i] != 0)
+        if (r->xfer_ms[i] != 0)
+            return 0;
+    for (int i = 0; i < dh_host_count(r); i++)
+        if (r->host_ms[i] != 0)
             return 0;
     return 1;
 }
@@ -47,7 +50,7 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
         struct dh_run *u = &runs[i];
         int k = u->r.status == 0 ? u->r.n : 0;
         stats(u->r.kernel_ms, k, &u->kernel);
-        stats(u->r.host_ms, k, &u->host);
+        stats(u->r.host_ms, k ? dh_host_count(&u->r) : 0, &u->host);
         stats(u->r.xfer_ms, k, &u->xfer);
         if (same_as_kernel(&u->r))
             u->e2e = u->kernel;                 /* the same samples, the same figures */

@@ -97,8 +97,7 @@ static void testcase(xmlNodePtr suite, const struct dh_cmp_case *cc, int strict,
     double secs = 0;  /* the time NEW spent in timed runs of this case */
     if (cc->cur && cc->cur->r.status == 0)
         for (int i = 0; i < cc->cur->r.n; i++)
-            secs += (cc->cur->r.kernel_ms[i] + cc->cur->r.host_ms[i] + cc->cur->r.xfer_ms[i])
-                    / 1000.0;
+            secs += dh_e2e_sample(&cc->cur->r, i) / 1000.0;
     attrf(tc, "time", "%.6f", secs);
 
     /* unlinked and freed below in strict mode */

@@ -191,3 +191,15 @@ double dh_ratio_ci(const double *a, int na, const double *b, int nb,
     free(bb);
     return est;
 }
+
+double dh_ci_share(const double *x, int n)
+{
+    if (n < 2)
+        return INFINITY;
+    struct dh_stats s;
+    dh_stats_of(x, n, &s);
+    if (!(s.median > 0))
+        return INFINITY;
+    double lo = s.median - s.ci_lo, hi = s.ci_hi - s.median;
+    return (lo > hi ? lo : hi) / s.median;
+}

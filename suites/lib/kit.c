@@ -14,6 +14,8 @@
 /* the case on the device, upload .. teardown */
 struct dh_kcase {
     int rot, wg, cpu_tdr, rr;
+    int host_done;                /* cpu_tdr: perm and stage hold this case's
+                                     regrouping (reusable: dh_exec.host_reuse) */
     int present[DH_KIT_MAXBUF];
     const struct dh_kentry *entry;
     struct dh_buffer *dev[DH_KIT_MAXBUF][DH_KIT_MAXROT];
@@ -863,13 +865,20 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
     int rc;
     memset(smp, 0, sizeof *smp);
     int dlt = kc->cpu_tdr && !kc->rr;
-    if (kc->cpu_tdr) {
+    /* the host work done for an earlier run of this case stands (the harness
+     * times it on as many runs as its spread needs): not redone, not timed */
+    int reuse = kc->cpu_tdr && kc->host_done && x->host_reuse;
+    if (reuse)
+        smp->host_ms = -1;
+    if (kc->cpu_tdr && !reuse) {
         struct by_key_ctx ctx = {.h = h};
         if ((rc = dh_regroup_run(x, kc->perm, by_key, &ctx, &smp->host_ms, err)))
             return rc;
         if (ctx.failed)
             return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "
                               "sort key declared, or a key outside 0 .. keys-1)");
+    }
+    if (kc->cpu_tdr) {
         if (kc->rr) {
             double t0 = dh_now_ms();
             if ((rc = x->be->copy(kc->perm_buf, kc->perm, (size_t)h->items * 4, DH_TO_DEVICE,
@@ -878,7 +887,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
             smp->xfer_ms = dh_now_ms() - t0;       /* the index array is extra */
         }
     }
-    if (dlt) {                                   /* the data moved (host time) */
+    if (dlt && !reuse) {                         /* the data moved (host time) */
         double t0 = dh_now_ms();
         move_inputs(h);
         smp->host_ms += dh_now_ms() - t0;
@@ -891,7 +900,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         size_t bytes = bytes_of(h, b);
         if (dlt && ((d->flags & DH_KB_ITEM) || d->gather)) {
             double t0 = dh_now_ms();
-            if (d->gather) {                     /* made, not moved: host time too */
+            if (d->gather && !reuse) {           /* made, not moved: host time too */
                 d->gather(h, kc->perm, kc->stage[b]);
                 smp->host_ms += dh_now_ms() - t0;
                 t0 = dh_now_ms();
@@ -907,7 +916,9 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
     }
     rc = k->launch ? k->launch(&run, kc->entry, &smp->kernel_ms, err)
                    : dh_kit_launch(&run, kc->entry, 0, &smp->kernel_ms, err);
-    if (rc || !dlt)
+    if (!rc && kc->cpu_tdr)
+        kc->host_done = 1;
+    if (rc || !dlt || reuse)
         return rc;
     /* dlt: results come back in the regrouped order; the download every
      * variant pays, putting them back is this variant's host work */
