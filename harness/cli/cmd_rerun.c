@@ -70,7 +70,7 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     }
     if (reps)
         c->reps = reps;
-    if (c->reps < 1)
+    if (c->reps < 1 && c->reps != DH_REPS_AUTO)      /* auto stays auto */
         c->reps = 10;
     if (c->warmup < 1)
         c->warmup = 2;
