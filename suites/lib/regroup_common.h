@@ -53,6 +53,40 @@ static inline double dh__rg_gain_mm(const double *cost, int nb, const uint32_t *
     return g;
 }
 
+/* The gains of merging group 1 with each of n candidates (their bounds in
+ * mn2[k], mx2[k]) into g[k]: four candidates' sums interleaved (one sum
+ * is a chain of dependent adds; four chains keep the adder busy), each
+ * summed in block order exactly as dh__rg_gain_mm, so bit for bit the
+ * same gains. */
+static inline void dh__rg_gains(const double *cost, int nb, const uint32_t *mn1,
+                                const uint32_t *mx1, const uint32_t *const *mn2,
+                                const uint32_t *const *mx2, int n, double *g)
+{
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        double g0 = 0, g1 = 0, g2 = 0, g3 = 0;
+        const uint32_t *a0 = mn2[k], *a1 = mn2[k + 1], *a2 = mn2[k + 2], *a3 = mn2[k + 3];
+        const uint32_t *b0 = mx2[k], *b1 = mx2[k + 1], *b2 = mx2[k + 2], *b3 = mx2[k + 3];
+        for (int b = 0; b < nb; b++) {
+            uint32_t l = mn1[b], h = mx1[b];
+            uint32_t lo0 = l < a0[b] ? l : a0[b], hi0 = h > b0[b] ? h : b0[b];
+            uint32_t lo1 = l < a1[b] ? l : a1[b], hi1 = h > b1[b] ? h : b1[b];
+            uint32_t lo2 = l < a2[b] ? l : a2[b], hi2 = h > b2[b] ? h : b2[b];
+            uint32_t lo3 = l < a3[b] ? l : a3[b], hi3 = h > b3[b] ? h : b3[b];
+            g0 += cost[b] * ((double)lo0 - (double)(hi0 - lo0));
+            g1 += cost[b] * ((double)lo1 - (double)(hi1 - lo1));
+            g2 += cost[b] * ((double)lo2 - (double)(hi2 - lo2));
+            g3 += cost[b] * ((double)lo3 - (double)(hi3 - lo3));
+        }
+        g[k] = g0;
+        g[k + 1] = g1;
+        g[k + 2] = g2;
+        g[k + 3] = g3;
+    }
+    for (; k < n; k++)
+        g[k] = dh__rg_gain_mm(cost, nb, mn1, mx1, mn2[k], mx2[k]);
+}
+
 void dh__rg_gg_bounds(struct ggroup *g, const struct classes *c);
 int dh__rg_emit_first(struct ggroup *g, long group, struct seq *out);
 

@@ -73,20 +73,39 @@ struct wgroups {
     long m, *nx, *pv;
     unsigned *ver;
     double *bestg;      /* gain of each group's latest entry */
+    uint32_t *bounds;   /* group j's min counts at j * 2nb, its max after them */
+    int nb;
 };
+
+/* the next DH_RG_WINDOW alive groups after i (fwd) or before it, their
+ * bounds and the gains of merging each with i */
+static int wg_window(const struct wgroups *W, long i, int fwd, const double *cost, int nb,
+                     long *who, double *g)
+{
+    const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW];
+    int n = 0;
+    size_t w = 2 * (size_t)nb;
+    for (long j = fwd ? W->nx[i] : W->pv[i]; n < DH_RG_WINDOW && j >= 0;
+         j = fwd ? W->nx[j] : W->pv[j]) {
+        who[n] = j;
+        mn[n] = W->bounds + (size_t)j * w;  /* = G[j].mn, without loading G[j] */
+        mx[n] = mn[n] + nb;
+        n++;
+    }
+    dh__rg_gains(cost, nb, W->G[i].mn, W->G[i].mx, mn, mx, n, g);
+    return n;
+}
 
 static int wg_best_push(struct wgroups *W, long i, const double *cost, int nb, struct heap *h)
 {
-    long best = -1;
-    double bg = -1e300;
-    long j = W->nx[i];
-    for (int k = 0; k < DH_RG_WINDOW && j >= 0; k++, j = W->nx[j]) {
-        double g = dh__rg_gain_mm(cost, nb, W->G[i].mn, W->G[i].mx, W->G[j].mn, W->G[j].mx);
-        if (g > bg) {
-            bg = g;
-            best = j;
+    long best = -1, who[DH_RG_WINDOW];
+    double bg = -1e300, gs[DH_RG_WINDOW];
+    int n = wg_window(W, i, 1, cost, nb, who, gs);
+    for (int k = 0; k < n; k++)
+        if (gs[k] > bg) {
+            bg = gs[k];
+            best = who[k];
         }
-    }
     W->bestg[i] = bg;
     if (best < 0)
         return 0;
@@ -126,6 +145,8 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
     W.ver = calloc((size_t)m + 1, sizeof *W.ver);
     W.bestg = malloc(((size_t)m + 1) * sizeof *W.bestg);
     bounds = malloc(((size_t)m + 1) * 2 * nb * sizeof *bounds);
+    W.bounds = bounds;
+    W.nb = nb;
     if (!W.G || !W.nx || !W.pv || !W.ver || !W.bestg || !bounds) {
         rc = -DH_E_RESOURCES;
         goto out;
@@ -181,9 +202,12 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         /* groups before a: a changed; an entry that pointed at a or z is
          * stale and is searched again when it comes up */
         if (A->size) {
-            long p = W.pv[a];
-            for (int k = 0; k < DH_RG_WINDOW && p >= 0; k++, p = W.pv[p]) {
-                double g = dh__rg_gain_mm(b->block_cost, nb, W.G[p].mn, W.G[p].mx, A->mn, A->mx);
+            long who[DH_RG_WINDOW];
+            double gs[DH_RG_WINDOW];
+            int nw = wg_window(&W, a, 0, b->block_cost, nb, who, gs);
+            for (int k = 0; k < nw; k++) {
+                long p = who[k];
+                double g = gs[k];
                 if (g > W.bestg[p]) {
                     W.bestg[p] = g;
                     struct hent x = {g, p, a, W.ver[p], W.ver[a]};
