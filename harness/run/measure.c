@@ -75,8 +75,10 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
     r->verify = v;
     if (wrong(&v, r, "first run"))
         return DH_E_WRONG;
+    x->host_reuse = 1;                  /* warm-up warms the device, not the host */
     for (int i = 1; i < c->warmup; i++)
         if ((rc = b->run(w->state, x, -1 - i, &s, &e))) {
+            x->host_reuse = 0;
             dh__step_fail(r, &e, rc);
             return rc;
         }
