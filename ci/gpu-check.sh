@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-hip rodinia-ncu nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -164,6 +164,50 @@ parboil-ncu)
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v.csv" 2>&1
     echo "$b $v: $(grep -E '^"[0-9]' "$out/ncu-$b-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/parboil-ncu.txt" ;;
+rodinia)
+  # the rodinia suite at medium: every benchmark and variant, each bs and
+  # meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
+  log "rodinia suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant all --out "$out/rodinia-cuda" ${SUITE_ARGS:-} > "$out/rodinia-cuda.txt" 2>&1
+  grep -vE "^\[" "$out/rodinia-cuda.txt" | sed -n '/^bench/,/^$/p'
+  if [ -n "$ocl_gpu" ]; then
+    log "rodinia suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --variant all --out "$out/rodinia-opencl" ${SUITE_ARGS:-} \
+        > "$out/rodinia-opencl.txt" 2>&1
+    grep -vE "^\[" "$out/rodinia-opencl.txt" | sed -n '/^bench/,/^$/p'
+  fi ;;
+rodinia-hip)
+  log "rodinia suite, hip (${SIZE:-medium})"
+  timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
+      --variant all --out "$out/rodinia-hip" ${SUITE_ARGS:-} > "$out/rodinia-hip.txt" 2>&1
+  grep -vE "^\[" "$out/rodinia-hip.txt" | sed -n '/^bench/,/^$/p' ;;
+rodinia-ncu)
+  # why the rodinia variants gain or lose: one launch of each timed kernel
+  # under ncu, per bs / meld form (RODINIA_NCU: "bench:variant:kernel:params ...")
+  log "rodinia under ncu (${SIZE:-medium})"
+  m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  m=$m,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum
+  m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+  m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,gpu__time_duration.sum
+  for spec in ${RODINIA_NCU:-}; do
+    IFS=: read -r b v k p <<< "$spec"
+    pa=(); for kv in ${p//,/ }; do pa+=(--param "$kv"); done
+    timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite rodinia --bench $b --backend cuda \
+        --variant $v "${pa[@]}" --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
+        --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
+    echo "$b $v $p: $(grep -E '^"[0-9]' "$out/ncu-$b-$v-${p//[,=]/_}.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
+  done | tee "$out/rodinia-ncu.txt" ;;
+nightly)
+  # the nightly's own run: every suite at medium, default variants, CUDA;
+  # the log's per-case lines give each suite's share of the time
+  log "every suite, cuda (${SIZE:-medium}), the nightly"
+  t0=$(date +%s)
+  timeout 590 $H run --suite all --size "${SIZE:-medium}" --backend cuda ${SUITE_ARGS:-} \
+      --out "$out/nightly" > "$out/nightly.txt" 2> "$out/nightly-progress.txt"
+  echo "exit $?, $(( $(date +%s) - t0 )) s" | tee -a "$out/nightly-progress.txt"
+  tail -n 3 "$out/nightly-progress.txt" ;;
 model|model-micro|model-frontier)
   # the BBV model against CUPTI: baseline and every cpu_tdr regrouping,
   # counters on (docs/model.md); micro first (where the table was checked),
