@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 /* splitmix64 of a counter: each node (rodinia) or edge (rmat) draws from
  * its own stream, the same at any thread count */
 static uint64_t mix(uint64_t z)
@@ -25,75 +27,55 @@ static int below(uint64_t r, long n)            /* uniform in [0, n), n <= 2^31 
     return (int)(((r >> 32) * (uint64_t)n) >> 32);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_list(int *a, long len)
-{
-    if (len > 32) {
-        qsort(a, (size_t)len, sizeof *a, cmp_int);
-        return;
-    }
-    for (long i = 1; i < len; i++) {
-        int v = a[i];
-        long j = i;
-        for (; j > 0 && a[j - 1] > v; j--)
-            a[j] = a[j - 1];
-        a[j] = v;
-    }
-}
-
 /* CSR of the symmetrised pairs (u[e], v[e]); pairs with v < 0 are none.
- * The lists are filled in any order, then sorted: the graph is the same
- * whatever the thread count. */
+ * Each thread owns a range of nodes and reads every pair for them, so a
+ * list holds its entries in pair order with no atomics: the graph is the
+ * same at any thread count. */
 static int build(struct bf_graph *g, long n, long np, const int *u, const int *v)
 {
     int *cur = calloc((size_t)n + 1, sizeof *cur);
     g->off = malloc(((size_t)n + 1) * sizeof *g->off);
+    g->adj = NULL;
     if (!cur || !g->off) {
         free(cur);
         return -1;
     }
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < np; e++) {
-        if (v[e] < 0)
-            continue;
-#pragma omp atomic
-        cur[u[e]]++;
-#pragma omp atomic
-        cur[v[e]]++;
-    }
-    g->off[0] = 0;
-    for (long i = 0; i < n; i++) {
-        g->off[i + 1] = g->off[i] + cur[i];
-        cur[i] = g->off[i];
-    }
-    g->n = n;
-    g->m = g->off[n];
-    if (!(g->adj = malloc((size_t)(g->m ? g->m : 1) * sizeof *g->adj))) {
-        free(cur);
-        return -1;
-    }
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < np; e++) {
-        if (v[e] < 0)
-            continue;
-        int a, b;
-#pragma omp atomic capture
-        a = cur[u[e]]++;
-#pragma omp atomic capture
-        b = cur[v[e]]++;
-        g->adj[a] = v[e];
-        g->adj[b] = u[e];
+    int fail = 0;
+#pragma omp parallel
+    {
+        int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        long lo = n * t / nt, hi = n * (t + 1) / nt;
+        for (long e = 0; e < np; e++) {
+            if (v[e] < 0)
+                continue;
+            if (u[e] >= lo && u[e] < hi)
+                cur[u[e]]++;
+            if (v[e] >= lo && v[e] < hi)
+                cur[v[e]]++;
+        }
+#pragma omp barrier
+#pragma omp single
+        {
+            g->off[0] = 0;
+            for (long i = 0; i < n; i++) {
+                g->off[i + 1] = g->off[i] + cur[i];
+                cur[i] = g->off[i];
+            }
+            g->n = n;
+            g->m = g->off[n];
+            fail = !(g->adj = malloc((size_t)(g->m ? g->m : 1) * sizeof *g->adj));
+        }
+        for (long e = 0; e < np && !fail; e++) {
+            if (v[e] < 0)
+                continue;
+            if (u[e] >= lo && u[e] < hi)
+                g->adj[cur[u[e]]++] = v[e];
+            if (v[e] >= lo && v[e] < hi)
+                g->adj[cur[v[e]]++] = u[e];
+        }
     }
     free(cur);
-#pragma omp parallel for schedule(dynamic, 4096)
-    for (long i = 0; i < n; i++)
-        sort_list(g->adj + g->off[i], g->off[i + 1] - g->off[i]);
-    return 0;
+    return fail ? -1 : 0;
 }
 
 int bf_make(struct bf_graph *g, long n, int rmat, int ef, uint64_t seed)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* A graph in CSR form: node i's neighbours are adj[off[i] .. off[i + 1]),
- * each list sorted; m = off[n] entries (adj holds room for more). */
+ * each list in the order of the drawn edges; m = off[n] entries. */
 struct bf_graph {
     long n, m;
     int *off;                           /* n + 1 */
