@@ -12,11 +12,21 @@
  *                             or by basic-block vectors summed over all
  *                             levels; costs are put back in node order
  *   gpu_tdr[alg=hot|dgi|      per launch and group: a vote skips groups
- *     hot_warp|dgi_scan,      without frontier nodes, heavy nodes' edges are
- *     split=N]                dealt over the group, light ones remapped to
+ *     hot_warp|dgi_scan]      without frontier nodes, the edges of heavy
+ *                             nodes (degree >= the tunable split) are dealt
+ *                             over the group, light nodes are remapped to
  *                             the leading lanes
  * melded does not apply: the frontier and visited tests are if-thens with
  * nothing on the other side.
+ *
+ * Input (Rodinia reads files of its graph generator; here both graphs come
+ * from counter-based streams, bfs_graph.c), source node 0: deg=rodinia,
+ * each node draws 2-4 edges to uniform random nodes, plus the reverses
+ * (average degree 6, duplicates and self-loops kept, all but a handful of
+ * nodes reached); deg=rmat, ef edges per node by R-MAT, plus the reverses
+ * (power-law degrees: node 0 is the largest hub, 242,738 edges at size
+ * large, and about half the nodes are isolated). Sizes: 2^14, 2^20, 2^23
+ * nodes; ef = 3, 3, 8 (R-MAT's average degree 6, 6, 16).
  *
  * The BBV regroupings see what a node does over a whole run (reached or
  * not, its degree, its discoveries): the degree loop's trips, which is
