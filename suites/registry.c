@@ -12,6 +12,7 @@ extern const struct dh_bench dh_bench_frontier_pol;
 extern const struct dh_bench dh_bench_parboil_lbm;
 extern const struct dh_bench dh_bench_parboil_pb;
 extern const struct dh_bench dh_bench_parboil_histo;
+extern const struct dh_bench dh_bench_rodinia_srad;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -21,6 +22,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_parboil_lbm,
     &dh_bench_parboil_pb,
     &dh_bench_parboil_histo,
+    &dh_bench_rodinia_srad,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))
