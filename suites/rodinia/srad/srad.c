@@ -152,6 +152,27 @@ static float roi_q0sqr(const struct sr_dims *d, const float *jv)
     return (float)((sum2 / n - mean * mean) / (mean * mean));
 }
 
+/* The ceiling: only the saturation depends on the data (the chains follow
+ * the pixel's place in its tile). Layer 0 is what every work-item runs
+ * (about 180 issued instructions per iteration, the block table below at
+ * sm_90 weights), then one layer per iteration with the three arms (a
+ * store and its tests, about 5): a regrouping could save little. */
+static int sr_branch(const struct dh_khost *h, long layer, int *key, const double **cost)
+{
+    static double bulk;
+    static const double arm[3] = {5.0, 5.0, 5.0};
+    const struct sr_priv *p = h->priv;
+    int iters = (int)dh_pset_num(&h->vars, "iters", 1);
+    if (layer > iters)
+        return 0;
+    const unsigned char *a = layer ? p->arm + (size_t)(layer - 1) * (size_t)h->items : NULL;
+    for (long i = 0; i < h->items; i++)
+        key[i] = a ? a[i] : 0;
+    bulk = 180.0 * iters;
+    *cost = layer ? arm : &bulk;
+    return layer ? 3 : 1;
+}
+
 /* ---- the CPU reference: srad.k's two kernels, operation for operation,
  * neighbours clamped at the image's edge ---- */
 static void k1_ref(const struct sr_dims *d, const float *jv, float q0sqr, float *c, float *dn,
@@ -214,12 +235,18 @@ static int sr_reference(struct dh_khost *h, struct dh_err *err)
             arms[arm[i]]++;
     }
     free(c);
-    /* the saturation's bias, which the melded sat form pays for */
-    double all = (double)n * d.iters;
+    /* the saturation's bias, and what a remap could make of it at warp 32
+     * (the kit shows the ceiling on gpu_tdr rows only, absent here) */
+    double all = (double)n * d.iters, co = 0, cs = 0;
+    int *key = malloc(n * sizeof *key), paths;
+    const double *cost = NULL;
+    for (long layer = 0; key && (paths = sr_branch(h, layer, key, &cost)) > 0; layer++)
+        dh_ceiling_layer_w(key, h->items, d.bs * d.bs, 32, paths, cost, &co, &cs);
+    free(key);
     fprintf(stderr, "rodinia/srad: %dx%d bs=%d, %d iteration(s), q0^2 %.4f: saturation arms "
-            "c<0 %.4f, c>1 %.4f, in [0,1] %.4f\n", d.rows, d.cols, d.bs, d.iters,
-            (double)p->q0sqr[0], (double)arms[0] / all, (double)arms[1] / all,
-            (double)arms[2] / all);
+            "c<0 %.4f, c>1 %.4f, in [0,1] %.4f; remap ceiling at warp 32 %.3fx\n", d.rows,
+            d.cols, d.bs, d.iters, (double)p->q0sqr[0], (double)arms[0] / all,
+            (double)arms[1] / all, (double)arms[2] / all, cs > 0 ? co / cs : 0.0);
     return 0;
 }
 
@@ -249,27 +276,6 @@ static int sr_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
         *kernel_ms += ms1 + ms2;
     }
     return 0;
-}
-
-/* The ceiling: only the saturation depends on the data (the chains follow
- * the pixel's place in its tile). Layer 0 is what every work-item runs
- * (about 180 issued instructions per iteration, the block table below at
- * sm_90 weights), then one layer per iteration with the three arms (a
- * store and its tests, about 5): a regrouping could save little. */
-static int sr_branch(const struct dh_khost *h, long layer, int *key, const double **cost)
-{
-    static double bulk;
-    static const double arm[3] = {5.0, 5.0, 5.0};
-    const struct sr_priv *p = h->priv;
-    int iters = (int)dh_pset_num(&h->vars, "iters", 1);
-    if (layer > iters)
-        return 0;
-    const unsigned char *a = layer ? p->arm + (size_t)(layer - 1) * (size_t)h->items : NULL;
-    for (long i = 0; i < h->items; i++)
-        key[i] = a ? a[i] : 0;
-    bulk = 180.0 * iters;
-    *cost = layer ? arm : &bulk;
-    return layer ? 3 : 1;
 }
 
 /* Blocks marked in srad.k (SR_BB_*), operations per execution counted in
