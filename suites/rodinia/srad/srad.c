@@ -282,27 +282,29 @@ static int sr_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
  * the source; a float division counts 8 fp (reciprocal, refinement and
  * the range check). Kernel 1's common part: the pixel's index, J, the
  * tile store, the barrier, the four halo tests, the coefficient (five
- * divisions), four stores and the saturation's first test. A position
- * arm: four local loads and subtractions, and the chain's tests that lead
- * to it (arm k < 8: k + 1 tests of one or two compares; the interior's
- * else: 8; kernel 2's arms: 1, 2, 3, 3). */
-#define SR_ARM1(k, t, b) {"k1_pos" #k, {.fp = 4, .alu = 2 + (t), .lds = 4, .br = (b)}}
-#define SR_ARM2(k, t, b) {"k2_pos" #k, {.alu = 1 + (t), .lds = 2, .br = (b)}}
+ * divisions), four stores and the saturation's two tests (the first arm
+ * is never taken: every lane reaches the second). A chain's test: one or
+ * two compares and the branch; an arm: its local loads (and kernel 1's
+ * subtractions), the addresses and the jump to the join. */
+#define SR_HALO(name) {name, {.alu = 3, .ldg = 1, .lds = 1}}
+#define SR_TEST(name, cmp) {name, {.alu = (cmp), .br = 1}}
+#define SR_ARM1(name) {name, {.fp = 4, .alu = 2, .lds = 4, .br = 1}}
+#define SR_ARM2(name) {name, {.alu = 1, .lds = 2, .br = 1}}
 static const struct dh_bb_def blocks[] = {
-    {"k1", {.fp = 62, .alu = 12, .mul = 2, .ldg = 1, .stg = 4, .lds = 1, .bar = 1, .br = 5}},
-    {"k1_halo_n", {.alu = 3, .ldg = 1, .lds = 1}},
-    {"k1_halo_s", {.alu = 3, .ldg = 1, .lds = 1}},
-    {"k1_halo_w", {.alu = 3, .ldg = 1, .lds = 1}},
-    {"k1_halo_e", {.alu = 3, .ldg = 1, .lds = 1}},
-    SR_ARM1(0, 2, 1), SR_ARM1(1, 4, 2), SR_ARM1(2, 6, 3), SR_ARM1(3, 8, 4), SR_ARM1(4, 9, 5),
-    SR_ARM1(5, 10, 6), SR_ARM1(6, 11, 7), SR_ARM1(7, 12, 8), SR_ARM1(8, 12, 8),
+    {"k1", {.fp = 62, .alu = 12, .mul = 2, .ldg = 1, .stg = 4, .lds = 1, .bar = 1, .br = 6}},
+    SR_HALO("k1_halo_n"), SR_HALO("k1_halo_s"), SR_HALO("k1_halo_w"), SR_HALO("k1_halo_e"),
+    SR_TEST("k1_test_nw", 2), SR_TEST("k1_test_ne", 2), SR_TEST("k1_test_se", 2),
+    SR_TEST("k1_test_sw", 2), SR_TEST("k1_test_n", 1), SR_TEST("k1_test_e", 1),
+    SR_TEST("k1_test_s", 1), SR_TEST("k1_test_w", 1),
+    SR_ARM1("k1_nw"), SR_ARM1("k1_ne"), SR_ARM1("k1_se"), SR_ARM1("k1_sw"), SR_ARM1("k1_n"),
+    SR_ARM1("k1_e"), SR_ARM1("k1_s"), SR_ARM1("k1_w"), SR_ARM1("k1_interior"),
     {"sat_neg", {.stg = 1}},
-    {"sat_one", {.stg = 1, .br = 1}},
-    {"sat_mid", {.stg = 1, .br = 1}},
+    {"sat_one", {.stg = 1}},
+    {"sat_mid", {.stg = 1}},
     {"k2", {.fp = 10, .alu = 12, .mul = 2, .ldg = 6, .stg = 1, .lds = 1, .bar = 1, .br = 2}},
-    {"k2_halo_s", {.alu = 3, .ldg = 1, .lds = 1}},
-    {"k2_halo_e", {.alu = 3, .ldg = 1, .lds = 1}},
-    SR_ARM2(0, 2, 1), SR_ARM2(1, 3, 2), SR_ARM2(2, 4, 3), SR_ARM2(3, 4, 3),
+    SR_HALO("k2_halo_s"), SR_HALO("k2_halo_e"),
+    SR_TEST("k2_test_se", 2), SR_TEST("k2_test_e", 1), SR_TEST("k2_test_s", 1),
+    SR_ARM2("k2_se"), SR_ARM2("k2_e"), SR_ARM2("k2_s"), SR_ARM2("k2_interior"),
 };
 
 static const struct dh_krule rules[] = {
