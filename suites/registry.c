@@ -12,6 +12,7 @@ extern const struct dh_bench dh_bench_frontier_pol;
 extern const struct dh_bench dh_bench_parboil_lbm;
 extern const struct dh_bench dh_bench_parboil_pb;
 extern const struct dh_bench dh_bench_parboil_histo;
+extern const struct dh_bench dh_bench_rodinia_srad;
 extern const struct dh_bench dh_bench_rodinia_bfs;
 
 static const struct dh_bench *const table[] = {
@@ -22,6 +23,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_parboil_lbm,
     &dh_bench_parboil_pb,
     &dh_bench_parboil_histo,
+    &dh_bench_rodinia_srad,
     &dh_bench_rodinia_bfs,
 };
 
