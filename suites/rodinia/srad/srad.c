@@ -6,9 +6,17 @@
  * Variants:
  *   baseline                  the 9-way and 4-way position chains and the
  *                             3-way saturation as written
- *   melded[meld=all|sat|pos]  pos: the chains as one local load per
+ *   melded[meld=all|sat|pos|darm]
+ *                             pos: the chains as one local load per
  *                             neighbour from a selected index; sat: one
- *                             store of the selected coefficient; all: both
+ *                             store of the selected coefficient; all: both;
+ *                             darm: a study control that reproduces the
+ *                             DARM paper's loss, not a form to use: the
+ *                             chains as DARM's pass leaves them when the
+ *                             arms' loads do not meld into one (every test
+ *                             in every lane, both candidate loads of each
+ *                             neighbour, the values selected), the
+ *                             saturation as sat (srad.k says more)
  * gpu_tdr and cpu_tdr do not apply (`.absent`).
  *
  * `bs` (16 or 32) is a workload parameter: the tile is the work-group
@@ -46,7 +54,7 @@ extern const char dh_src_rodinia_srad[];   /* srad.k, embedded by make */
 static const struct dh_param_def params[] = {
     {"bs", DH_P_WORKLOAD, "int:16,32", "16", NULL, "tile side: a work-group is one bs x bs tile, a work-item per pixel (wg = bs * bs; it changes what diverges)"},
     DH_KIT_SEED,
-    {"meld", DH_P_CHOICE, "enum:all,sat,pos", "all", "melded", "what is melded: pos = the position chains as selected local-memory indices, sat = the saturation as one store of a selected value, all = both"},
+    {"meld", DH_P_CHOICE, "enum:all,sat,pos,darm", "all", "melded", "what is melded: pos = the position chains as selected local-memory indices, sat = the saturation as one store of a selected value, all = both; darm = a study control reproducing the DARM paper's loss, not a recommended form (the chains with both candidate loads in every lane and selected values, as DARM's pass leaves them when the loads do not meld; the saturation as sat)"},
     {"wg", DH_P_TUNABLE, "int:256,1024", "256", NULL, "work-group size: bs * bs (the default workloads set it with bs)"},
     {0},
 };
