@@ -12,7 +12,11 @@
  *   melded[meld=pred]    the if-converted comparator (min, max, two
  *                        unconditional stores): not DARM's form, the
  *                        comparison every melding study needs
- * cpu_tdr and gpu_tdr do not apply (`.absent` says why).
+ *   gpu_tdr[alg=static]  the static comparator mapping: the first bs/2
+ *                        work-items take the step's comparators, so the
+ *                        active lanes are contiguous (whole warps idle
+ *                        from bs 64 on); the baseline's comparator
+ * cpu_tdr does not apply (`.absent` says why).
  *
  * `bs` (32, 64, 128, 256) is a workload parameter: the sorted segment's
  * length, so it changes the answer; the work-group is one segment
@@ -36,6 +40,7 @@ static const struct dh_param_def params[] = {
     {"bs", DH_P_WORKLOAD, "int:32,64,128,256", "64", NULL, "segment length: a work-group sorts bs elements, a work-item each (wg = bs; it changes the answer and what diverges)"},
     {"input", DH_P_WORKLOAD, "enum:desc,random", "desc", NULL, "the input: DARM's descending sequence (in[i] = bs - i) or a seeded random int per element"},
     DH_KIT_SEED,
+    {"alg", DH_P_CHOICE, "enum:static", "static", "gpu_tdr", "on-GPU remap: static = the static comparator mapping (work-item c < bs/2 takes comparator 2c - (c & (j - 1)) at every step: the active lanes contiguous, fixed by the thread id, no data read); the kit's data remaps (hot, dgi) do not fit thread-id branches"},
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded comparator: darm = the direction branch's two compare-and-swap regions melded (loads, compare and swap once, the compare's operands selected by the direction; the swap stays a branch), pred = if-converted (min, max and two unconditional stores; not DARM's form)"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size: bs (the default workloads set it with bs)"},
     {0},
@@ -54,6 +59,7 @@ static const struct dh_kbuf bufs[] = {
 
 static const struct dh_kentry entries[] = {
     {"baseline", "bt_base", "in out"},
+    {"gpu_tdr", "bt_gpu_tdr", "in out"},
     {"melded", "bt_meld", "in out"},
     {0},
 };
@@ -133,12 +139,10 @@ const struct dh_bench dh_bench_darm_bit = {
     .suite = "darm", .name = "bit", .source = dh_src_darm_bit,
     .summary = "in-block bitonic sort (DARM's running example): thread-id direction branch "
                "with a compare-and-swap on each side, data-dependent swap; bs is the segment",
-    .params = params, .sweep = sweep, .variants = "baseline,melded",
+    .params = params, .sweep = sweep, .variants = "baseline,gpu_tdr,melded",
     .absent = "cpu_tdr: every branch but the swap follows the work-item's place in the "
               "network, and moving elements between work-groups changes which ones a group "
-              "sorts, the answer; gpu_tdr: the kit's remaps (HoT, DGI) regroup work-items by "
-              "a data key, these branches are keyed by the thread id; the remap that fits is "
-              "a static comparator mapping (lane c takes comparator 2c - (c & (j - 1)), the "
-              "active lanes contiguous), for which the kit has no alg code yet",
+              "sorts, the answer; gpu_tdr has only alg=static: the kit's remaps (HoT, DGI) "
+              "regroup work-items by a data key, these branches are keyed by the thread id",
     DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
 };
