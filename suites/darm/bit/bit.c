@@ -113,7 +113,7 @@ static int bt_reference(struct dh_khost *h, struct dh_err *err)
  * compare; a swap, its two local stores (the reloads are the loads'). */
 static const struct dh_bb_def blocks[] = {
     {"io", {.alu = 3, .ldg = 1, .stg = 1, .lds = 2, .bar = 1}},
-    {"step", {.alu = 3, .lds = 0, .bar = 1, .br = 2}},
+    {"step", {.alu = 3, .bar = 1, .br = 2}},
     {"active", {.alu = 2, .br = 1}},
     {"up", {.alu = 1, .lds = 2, .br = 1}},
     {"down", {.alu = 1, .lds = 2, .br = 1}},
