@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-hip rodinia-ncu nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-hip rodinia-ncu darm nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -177,6 +177,20 @@ rodinia)
         --reps "${REPS:-20}" --variant all --out "$out/rodinia-opencl" ${SUITE_ARGS:-} \
         > "$out/rodinia-opencl.txt" 2>&1
     grep -vE "^\[" "$out/rodinia-opencl.txt" | sed -n '/^bench/,/^$/p'
+  fi ;;
+darm)
+  # the darm suite at medium: every benchmark and variant, each bs, input
+  # and meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
+  log "darm suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant all --out "$out/darm-cuda" ${SUITE_ARGS:-} > "$out/darm-cuda.txt" 2>&1
+  grep -vE "^\[" "$out/darm-cuda.txt" | sed -n '/^bench/,/^$/p'
+  if [ -n "$ocl_gpu" ]; then
+    log "darm suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --variant all --out "$out/darm-opencl" ${SUITE_ARGS:-} \
+        > "$out/darm-opencl.txt" 2>&1
+    grep -vE "^\[" "$out/darm-opencl.txt" | sed -n '/^bench/,/^$/p'
   fi ;;
 rodinia-hip)
   log "rodinia suite, hip (${SIZE:-medium})"

@@ -14,6 +14,8 @@ extern const struct dh_bench dh_bench_parboil_pb;
 extern const struct dh_bench dh_bench_parboil_histo;
 extern const struct dh_bench dh_bench_rodinia_srad;
 extern const struct dh_bench dh_bench_rodinia_bfs;
+extern const struct dh_bench dh_bench_darm_bit;
+extern const struct dh_bench dh_bench_darm_dct;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -25,6 +27,8 @@ static const struct dh_bench *const table[] = {
     &dh_bench_parboil_histo,
     &dh_bench_rodinia_srad,
     &dh_bench_rodinia_bfs,
+    &dh_bench_darm_bit,
+    &dh_bench_darm_dct,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))
