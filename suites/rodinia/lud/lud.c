@@ -305,12 +305,13 @@ static int lu_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
     return rc;
 }
 
-/* the perimeter's three tiles in local memory: 48 KiB at bs = 64 */
+/* the perimeter's three tiles in local memory (lud.k's LU_SH): 48 KiB at
+ * bs = 64 */
 static int lu_check(const struct dh_case *c, const struct dh_pset *vars,
                     const struct dh_device_info *dev, char *why, size_t len)
 {
     (void)c;
-    long bs = (long)dh_pset_num(vars, "bs", 16), bytes = 3 * bs * bs * 4;
+    long bs = (long)dh_pset_num(vars, "bs", 16), bytes = (3 * bs * bs + (bs < 32 ? bs : 0)) * 4;
     if (dev && dev->local_mem_bytes && (uint64_t)bytes > dev->local_mem_bytes) {
         snprintf(why, len, "bs=%ld needs %ld bytes of local memory, the device has %llu", bs,
                  bytes, (unsigned long long)dev->local_mem_bytes);
