@@ -162,6 +162,7 @@ static void ref_peri(float *m, int n, int o, int bs)
             float *r = m + (long)o * n + b;
             for (int i = 1; i < bs; i++)
                 for (int j = 0; j < i; j++)
+#pragma omp simd
                     for (int t = 0; t < bs; t++)
                         r[(long)i * n + t] -= dg[(long)i * n + j] * r[(long)j * n + t];
         } else {
@@ -179,27 +180,41 @@ static void ref_peri(float *m, int n, int o, int bs)
     }
 }
 
-/* the trailing tiles: A[r][c] -= sum_k C[r][k] R[k][c], summed in k order */
+/* the trailing tiles: A[r][c] -= sum_k C[r][k] R[k][c], summed in k order
+ * (each element's own order: vectorized across c, the same roundings) */
+static inline void tile_update(float *m, int n, int o, int r0, int c0, int bs)
+{
+    float sum[64];
+    for (int r = 0; r < bs; r++) {
+        const float *lc = m + (long)(r0 + r) * n + o;
+#pragma omp simd
+        for (int c = 0; c < bs; c++)
+            sum[c] = 0.0f;
+        for (int k = 0; k < bs; k++) {
+            const float *ur = m + (long)(o + k) * n + c0;
+            float l = lc[k];
+#pragma omp simd
+            for (int c = 0; c < bs; c++)
+                sum[c] += l * ur[c];
+        }
+        float *a = m + (long)(r0 + r) * n + c0;
+#pragma omp simd
+        for (int c = 0; c < bs; c++)
+            a[c] -= sum[c];
+    }
+}
+
 static void ref_internal(float *m, int n, int o, int bs)
 {
     int nt = (n - o) / bs - 1;
 #pragma omp parallel for schedule(static)
     for (long q = 0; q < (long)nt * nt; q++) {
         int r0 = o + (int)(q / nt + 1) * bs, c0 = o + (int)(q % nt + 1) * bs;
-        float sum[64];
-        for (int r = 0; r < bs; r++) {
-            const float *lc = m + (long)(r0 + r) * n + o;
-            for (int c = 0; c < bs; c++)
-                sum[c] = 0.0f;
-            for (int k = 0; k < bs; k++) {
-                const float *ur = m + (long)(o + k) * n + c0;
-                float l = lc[k];
-                for (int c = 0; c < bs; c++)
-                    sum[c] += l * ur[c];
-            }
-            float *a = m + (long)(r0 + r) * n + c0;
-            for (int c = 0; c < bs; c++)
-                a[c] -= sum[c];
+        switch (bs) {               /* a constant trip count for each bs */
+        case 16: tile_update(m, n, o, r0, c0, 16); break;
+        case 32: tile_update(m, n, o, r0, c0, 32); break;
+        case 64: tile_update(m, n, o, r0, c0, 64); break;
+        default: tile_update(m, n, o, r0, c0, bs); break;
         }
     }
 }
