@@ -603,12 +603,72 @@ static void bad_descriptors(void **st)
     assert_non_null(strstr(e.msg, "barriers"));
 }
 
+/* A profiling pass through dh_exec_launch against a backend that counts
+ * its calls: launches with no ms (outside kernel_ms) run uncounted, the
+ * pass counts at most profile_max launches and tallies the rest, and a
+ * timing pass never touches the counters. */
+static int fake_launches, fake_counted;
+static int fake_launch(struct dh_program *p, const struct dh_launch *l, double *ms,
+                       struct dh_err *err)
+{
+    (void)p, (void)l, (void)err;
+    fake_launches++;
+    if (ms)
+        *ms = 1.5;
+    return 0;
+}
+static int fake_counters(struct dh_program *p, const struct dh_launch *l,
+                         struct dh_counters *out, struct dh_err *err)
+{
+    (void)p, (void)l, (void)err;
+    fake_counted++;
+    out->thread_inst_pred_on = 16;
+    out->warp_inst_executed = 1;
+    out->warp_width = 32;
+    return 0;
+}
+
+static void exec_profiling(void **state)
+{
+    (void)state;
+    struct dh_backend_ops ops = {.abi = DH_BACKEND_ABI, .name = "fake",
+                                 .launch = fake_launch, .counters = fake_counters};
+    struct dh_exec x = {.be = &ops};
+    struct dh_launch l = {.kernel = "k", .global = 32, .local = 32};
+    struct dh_err e = {0};
+    double ms = -1;
+    /* timing: every launch timed, none counted */
+    assert_int_equal(dh_exec_launch(&x, &l, &ms, &e), 0);
+    assert_true(ms == 1.5);
+    assert_int_equal(fake_counted, 0);
+    /* profiling, capped at 3: 5 timed launches and 2 untimed ones */
+    x.profiling = 1;
+    x.profile_max = 3;
+    for (int i = 0; i < 5; i++) {
+        ms = -1;
+        assert_int_equal(dh_exec_launch(&x, &l, &ms, &e), 0);
+        assert_true(ms == 0);
+        assert_int_equal(dh_exec_launch(&x, &l, NULL, &e), 0);
+    }
+    assert_int_equal(fake_counted, 3);
+    assert_int_equal(x.n_profiled, 3);
+    assert_int_equal(x.n_unprofiled, 2);
+    assert_true(x.ctr.thread_inst_pred_on == 48 && x.ctr.warp_inst_executed == 3);
+    /* every launch ran: 1 timed, 3 counted ones outside launch, 2 past
+     * the cap, 5 untimed */
+    assert_int_equal(fake_launches, 1 + 2 + 5);
+    /* no cap: every timed launch counted */
+    x.profile_max = 0;
+    assert_int_equal(dh_exec_launch(&x, &l, &ms, &e), 0);
+    assert_int_equal(fake_counted, 4);
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
-        cmocka_unit_test(derived), cmocka_unit_test(declared), cmocka_unit_test(on_device),
+        cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
