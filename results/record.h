@@ -71,6 +71,11 @@ struct dh_result {
     char build_log[8192];         /* compiler log on a failed build */
     int build_cached;
     double build_ms, setup_ms;
+    /* where the case's wall time went (ms): the whole evaluation in the
+     * worker, the workload's BBV profiling run (first variant of a
+     * workload), upload + warm-up + timed runs + verification, the
+     * model's pricing, the counters' pass; setup_ms and build_ms above */
+    double case_ms, bbv_ms, measure_ms, model_ms, counters_ms;
     int rotate;
     int n;                        /* timed samples */
     int n_host;                   /* host samples, the first n_host repetitions'

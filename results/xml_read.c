@@ -255,6 +255,11 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             c->warmup = iprop(e, "warmup", 0);
             r->rotate = iprop(e, "rotate", 1);
             r->setup_ms = dprop(e, "setup_ms", 0);
+            r->case_ms = dprop(e, "case_ms", 0);
+            r->bbv_ms = dprop(e, "bbv_ms", 0);
+            r->measure_ms = dprop(e, "measure_ms", 0);
+            r->model_ms = dprop(e, "model_ms", 0);
+            r->counters_ms = dprop(e, "counters_ms", 0);
             int nh = 0;
             for (xmlNodePtr s = e->children; s; s = s->next) {
                 if (is(s, "kernel"))

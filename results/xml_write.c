@@ -162,6 +162,13 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
         attr(t, "warmup", "%d", c->warmup);
         attr(t, "rotate", "%d", r->rotate);
         attr_d(t, "setup_ms", r->setup_ms);
+        if (r->case_ms > 0) {
+            attr_d(t, "case_ms", r->case_ms);
+            attr_d(t, "bbv_ms", r->bbv_ms);
+            attr_d(t, "measure_ms", r->measure_ms);
+            attr_d(t, "model_ms", r->model_ms);
+            attr_d(t, "counters_ms", r->counters_ms);
+        }
         double e[DH_MAX_SAMPLES];
         for (int i = 0; i < r->n; i++)
             e[i] = dh_e2e_sample(r, i);

@@ -136,6 +136,33 @@ static int on_before(void *vctx, int i, struct dh_session *s)
     return dh_runner_interrupted() ? -DH_E_INTERRUPTED : 0;
 }
 
+/* ", case 2.41 s: measure 1.20, counters 0.31, bbv 0.50": where a case's
+ * wall time went, the parts of at least a tenth of it, largest first */
+static void phases(const struct dh_result *r, char *out, size_t len)
+{
+    if (r->case_ms <= 0 || len < 2)
+        return;
+    struct { const char *name; double ms; } p[] = {
+        {"setup", r->setup_ms}, {"bbv", r->bbv_ms}, {"build", r->build_ms},
+        {"measure", r->measure_ms}, {"model", r->model_ms}, {"counters", r->counters_ms},
+    };
+    enum { NP = (int)(sizeof p / sizeof p[0]) };
+    for (int a = 1; a < NP; a++)            /* largest first */
+        for (int b = a; b > 0 && p[b].ms > p[b - 1].ms; b--) {
+            __typeof__(p[0]) t = p[b];
+            p[b] = p[b - 1];
+            p[b - 1] = t;
+        }
+    size_t k = (size_t)snprintf(out, len, ", case %.2f s", r->case_ms / 1000);
+    const char *sep = ": ";
+    for (int a = 0; a < NP && k < len; a++) {
+        if (p[a].ms < r->case_ms / 10)
+            break;
+        k += (size_t)snprintf(out + k, len - k, "%s%s %.2f", sep, p[a].name, p[a].ms / 1000);
+        sep = ", ";
+    }
+}
+
 /* a case this process ran has finished: a terminal's status line moves
  * on at the next case; elsewhere (a log) one line per case */
 static void progress(struct ctx *x, int i)
@@ -146,12 +173,14 @@ static void progress(struct ctx *x, int i)
     x->current = -1;
     if (x->tty)
         return;
-    char head[700], res[64] = "";
+    char head[700], res[320] = "";
     const struct dh_run *u = &x->runs[i];
     progress_head(x, i, x->ran, head, sizeof head);
-    if (u->r.status == 0 && u->r.n > 0)
-        snprintf(res, sizeof res, ", %.3f ms (%d reps%s)", dh_median(u->r.kernel_ms, u->r.n),
-                 u->r.n, u->r.n_host ? ", host work timed on fewer" : "");
+    if (u->r.status == 0 && u->r.n > 0) {
+        int k = snprintf(res, sizeof res, ", %.3f ms (%d reps%s)", dh_median(u->r.kernel_ms, u->r.n),
+                         u->r.n, u->r.n_host ? ", host work timed on fewer" : "");
+        phases(&u->r, res + k, sizeof res - (size_t)k);
+    }
     fprintf(stderr, "%s: %s%s\n", head, dh_err_name(u->r.status), res);
     fflush(stderr);
 }

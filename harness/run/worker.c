@@ -43,6 +43,8 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     const struct dh_bench *b = c->bench;
     memset(r, 0, sizeof *r);
     r->warp_width = w->info.warp_width;
+    double t0 = dh_now_ms(), t;
+    int rc;
 
     /* the workload's input and CPU reference, shared by its variants */
     if (dh__workload_ensure(w, c, r))
@@ -56,22 +58,32 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     struct dh_latency_table table;
     const struct dh_bbv *bbv = NULL;
     int want_model = 0;
-    if (dh__profile_bbv(w, c, &table, &bbv, &want_model, r)) {
+    t = dh_now_ms();
+    rc = dh__profile_bbv(w, c, &table, &bbv, &want_model, r);
+    r->bbv_ms = dh_now_ms() - t;
+    if (rc) {
         free(src);
+        r->case_ms = dh_now_ms() - t0;
         return;
     }
     /* the build */
     struct dh_exec x = {.be = w->be, .dev = w->dev, .info = &w->info, .c = c, .bbv = bbv};
-    int rc = dh__build(w, src, &x, r);
+    rc = dh__build(w, src, &x, r);
     free(src);
-    if (rc)
+    if (rc) {
+        r->case_ms = dh_now_ms() - t0;
         return;
+    }
     /* upload, verify, warm up, time, verify again */
-    if (dh__measure(w, c, &x, r))
+    t = dh_now_ms();
+    rc = dh__measure(w, c, &x, r);
+    r->measure_ms = dh_now_ms() - t;
+    if (rc)
         goto teardown;
     /* what the input allows (the remap ceiling), what the model predicts */
     if (b->ceiling)
         r->ceiling = b->ceiling(w->state, c, w->info.warp_width);
+    t = dh_now_ms();
     if (bbv && want_model) {
         if (!w->bbv_classes)              /* once per workload: a hash of every BBV */
             w->bbv_classes = dh_regroup_classes(bbv);
@@ -81,8 +93,12 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     } else if (want_model && w->bbv_status) {
         snprintf(r->message, sizeof r->message, "model unavailable: %s", w->bbv_message);
     }
+    r->model_ms = dh_now_ms() - t;
     /* the counters, a pass of their own */
+    t = dh_now_ms();
     dh__counters(w, c, &x, r);
+    r->counters_ms = dh_now_ms() - t;
 teardown:
     dh__exec_teardown(w, b, &x);
+    r->case_ms = dh_now_ms() - t0;
 }
