@@ -58,6 +58,12 @@ static void round_trip(void **st)
     runs[0].r.n_host = 4;
     for (int i = 0; i < 4; i++)
         runs[0].r.host_ms[i] = 1.0 + i;
+    /* where the case's time went */
+    runs[0].r.case_ms = 2400.5;
+    runs[0].r.bbv_ms = 500.25;
+    runs[0].r.measure_ms = 1200.125;
+    runs[0].r.model_ms = 3.5;
+    runs[0].r.counters_ms = 310.75;
     dh_run_derive(runs, 3);
     assert_true(runs[0].host.median == 2.5);                   /* of the 4, not 12 */
     assert_true(dh_e2e_sample(&runs[0].r, 5) == runs[0].r.kernel_ms[5] + 2.0);
@@ -102,6 +108,10 @@ static void round_trip(void **st)
     assert_int_equal(f.runs[0].r.n_host, 4);
     assert_true(f.runs[0].r.host_ms[3] == 4.0 && f.runs[0].host.median == 2.5);
     assert_int_equal(f.runs[1].r.n_host, 0);                  /* every repetition's */
+    assert_true(f.runs[0].r.case_ms == 2400.5 && f.runs[0].r.bbv_ms == 500.25);
+    assert_true(f.runs[0].r.measure_ms == 1200.125 && f.runs[0].r.model_ms == 3.5);
+    assert_true(f.runs[0].r.counters_ms == 310.75);
+    assert_true(f.runs[1].r.case_ms == 0);                     /* none recorded: none written */
     assert_true(fabs(f.runs[0].e2e.median - runs[0].e2e.median) < 1e-9);
     assert_true(f.runs[1].has_speedup);
     assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
