@@ -16,6 +16,7 @@ extern const struct dh_bench dh_bench_rodinia_srad;
 extern const struct dh_bench dh_bench_rodinia_bfs;
 extern const struct dh_bench dh_bench_darm_bit;
 extern const struct dh_bench dh_bench_darm_dct;
+extern const struct dh_bench dh_bench_darm_nqu;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -29,6 +30,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_rodinia_bfs,
     &dh_bench_darm_bit,
     &dh_bench_darm_dct,
+    &dh_bench_darm_nqu,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))

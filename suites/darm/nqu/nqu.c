@@ -1,0 +1,246 @@
+/* darm/nqu — N-Queens backtracking (DARM's "NQU"), declared on the kit
+ * (suites/lib/kit.h). Kernel: nqu.k (read it first). A work-item counts
+ * the completions of one start condition; a run is one launch over all
+ * of them (per_launch=all) or, DARM's way, launches of two work-groups.
+ * Variants:
+ *   baseline              the depth-first search's step as branches
+ *                         (exhausted / solution / descend / dead end)
+ *   melded[meld=darm]     the step's regions melded, DARM's way: the
+ *                         conditions computed once, the count an add of
+ *                         the solution flag, the level's update one add
+ *                         of a selected +1 / -1; the tried-columns store
+ *                         and the push stay under their conditions
+ *   melded[meld=pred]     if-converted (every store in every lane, a
+ *                         spare stack level): not DARM's form
+ *   cpu_tdr[mech=dlt,     start conditions reordered on the host (their
+ *     regroup=key|sort|   three masks moved, the counts put back): by the
+ *     greedy|greedymax]   free columns of the next row (key, a cheap and
+ *                         weak proxy), or by basic-block vectors, whose
+ *                         loop-head count is the subtree's size (sort,
+ *                         greedy, greedymax): the warps' trip counts
+ *                         evened out
+ * gpu_tdr is absent (`.absent` says why).
+ *
+ * Input: n (the board) fixes everything; the start conditions are the
+ * placements of the first mark = n > 11 ? n - 10 : 2 rows in
+ * lexicographic order, the first queen in the left half (weight 2, the
+ * mirror images counted once) and, for odd n, in the middle column
+ * (weight 1). There is no randomness: `seed` is not a parameter. Items
+ * are padded to a multiple of 768 (every wg divides it) with dead ends
+ * (no queen placed, every column attacked: a count of 0, one
+ * iteration). Verification is exact: every item's count against the CPU
+ * solver's, and the weighted sum against the known totals (checked when
+ * the reference is made).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/kit.h"
+#include "../../suite.h"
+
+extern const char dh_src_darm_nqu[];   /* nqu.k, embedded by make */
+
+static const struct dh_param_def params[] = {
+    {"per_launch", DH_P_WORKLOAD, "enum:all,2wg", "all", NULL, "start conditions per launch: all in one launch, or 2 work-groups per launch as DARM's scripts run it (hundreds of launches; kernel_ms sums them)"},
+    {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded step: darm = the four regions melded (conditions once, the count an add, the level's update one add of a selected +1/-1; the tried-columns store and the push stay under their conditions), pred = if-converted (every store in every lane, a spare stack level; not DARM's form)"},
+    DH_KIT_MECH("enum:dlt", "reorder the start conditions (data layout: their three masks moved, the counts put back)"),
+    DH_KIT_REGROUP("host reordering of the start conditions: by the free columns of the next row, most first (key: a cheap, weak proxy of the subtree size), or by basic-block vectors, the loop head's count being the subtree size (sort, greedy, greedymax)"),
+    DH_KIT_GROUP,
+    {"wg", DH_P_TUNABLE, "int:64,96,128,256", "128", NULL, "work-group size (the answer does not change; the stacks take 160 bytes a work-item of local memory, 176 with meld=pred, so at most 256)"},
+    {0},
+};
+
+static const char *const sweep[] = {"per_launch=all", "per_launch=2wg", NULL};
+
+enum { QM, QL, QR, CNT };
+static const struct dh_kbuf bufs[] = {
+    [QM] = {"qm", DH_T_U32, DH_IN, "items", DH_KB_ITEM | DH_KB_ROTATE},
+    [QL] = {"ql", DH_T_U32, DH_IN, "items", DH_KB_ITEM | DH_KB_ROTATE},
+    [QR] = {"qr", DH_T_U32, DH_IN, "items", DH_KB_ITEM | DH_KB_ROTATE},
+    /* exact; the poison (0xffffffff) is no count */
+    [CNT] = {"cnt", DH_T_U32, DH_OUT, "items", DH_KB_ITEM, .poison = -1},
+};
+
+static const struct dh_kentry entries[] = {
+    {"baseline", "nq_base", "qm ql qr cnt 0"},
+    {"melded", "nq_meld", "qm ql qr cnt 0"},
+    {0},
+};
+
+/* the solutions of n-queens, n = 0 .. 17 (OEIS A000170) */
+static const long long nq_known[] = {1,      1,       0,       0,        2,         10,
+                                     4,      40,      92,      352,      724,       2680,
+                                     14200,  73712,   365596,  2279184,  14772512,  95815104};
+
+struct nq_priv {
+    int *weight;            /* per item: 2, 1 (odd n's middle column), 0 (padding) */
+};
+
+static void nq_free_priv(void *priv)
+{
+    struct nq_priv *p = priv;
+    free(p->weight);
+    free(p);
+}
+
+struct nq_enum {
+    unsigned *m, *l, *r;
+    int *w;
+    long k, cap;
+    int n, mark;
+};
+
+/* the placements of rows row .. mark - 1 after (m, l, r), in column order */
+static void nq_place(struct nq_enum *e, int row, unsigned m, unsigned l, unsigned r, int w)
+{
+    unsigned all = (1u << e->n) - 1u;
+    if (row == e->mark) {
+        if (e->k < e->cap) {
+            e->m[e->k] = m;
+            e->l[e->k] = l;
+            e->r[e->k] = r;
+            e->w[e->k] = w;
+        }
+        e->k++;
+        return;
+    }
+    for (unsigned f = ~(m | l | r) & all; f; f &= f - 1) {
+        unsigned b = f & (0u - f);
+        nq_place(e, row + 1, m | b, (l | b) << 1, (r | b) >> 1, w);
+    }
+}
+
+static int nq_generate(struct dh_khost *h, struct dh_err *err)
+{
+    const struct dh_pset *v = &h->vars;
+    int n = (int)dh_pset_num(v, "n", 13);
+    long conds = (long)dh_pset_num(v, "conds", 0);
+    struct nq_priv *p = calloc(1, sizeof *p);
+    if (!p)
+        return dh_err_set(err, DH_E_RESOURCES, "nqu: out of host memory");
+    h->priv = p;
+    if (!(p->weight = malloc((size_t)h->items * sizeof *p->weight)))
+        return dh_err_set(err, DH_E_RESOURCES, "nqu: out of host memory");
+    struct nq_enum e = {h->data[QM], h->data[QL], h->data[QR], p->weight, 0, h->items, n,
+                        n > 11 ? n - 10 : 2};
+    for (int c = 0; c < (n + 1) / 2; c++) {
+        unsigned b = 1u << c;
+        nq_place(&e, 1, b, b << 1, b >> 1, 2 * c + 1 == n ? 1 : 2);
+    }
+    if (e.k != conds)
+        return dh_err_set(err, DH_E_INTERNAL, "nqu: %ld start conditions for n %d, the size "
+                          "says %ld", e.k, n, conds);
+    for (long i = e.k; i < h->items; i++) {   /* padding: every column attacked */
+        e.m[i] = 0;
+        e.l[i] = e.r[i] = (1u << n) - 1u;
+        e.w[i] = 0;
+    }
+    return 0;
+}
+
+/* the completions of (m, l, r): every row filled when m is full */
+static unsigned nq_count(unsigned all, unsigned m, unsigned l, unsigned r)
+{
+    if (m == all)
+        return 1;
+    unsigned s = 0;
+    for (unsigned f = ~(m | l | r) & all; f; f &= f - 1) {
+        unsigned b = f & (0u - f);
+        s += nq_count(all, m | b, (l | b) << 1, (r | b) >> 1);
+    }
+    return s;
+}
+
+static int nq_reference(struct dh_khost *h, struct dh_err *err)
+{
+    const struct nq_priv *p = h->priv;
+    int n = (int)dh_pset_num(&h->vars, "n", 13);
+    unsigned all = (1u << n) - 1u, *want = h->want[CNT];
+    const unsigned *m = h->data[QM], *l = h->data[QL], *r = h->data[QR];
+    long long sum = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : sum)
+    for (long i = 0; i < h->items; i++) {
+        want[i] = nq_count(all, m[i], l[i], r[i]);
+        sum += (long long)p->weight[i] * want[i];
+    }
+    if (n < (int)(sizeof nq_known / sizeof nq_known[0]) && sum != nq_known[n])
+        return dh_err_set(err, DH_E_INTERNAL, "nqu: the reference finds %lld solutions of "
+                          "%d-queens, not %lld", sum, n, nq_known[n]);
+    return 0;
+}
+
+/* one launch, or (per_launch=2wg) launches of two work-groups, the first
+ * item passed as `base` */
+static int nq_launch(struct dh_krun *r, const struct dh_kentry *e, double *kernel_ms,
+                     struct dh_err *err)
+{
+    long items = r->h->items, wg = (long)dh_pset_num(&r->x->c->params, "wg", 128);
+    long per = (int)dh_pset_num(&r->h->vars, "per_launch", 0) == 1 ? 2 * wg : items;
+    char args[64];
+    double ms = 0;
+    int rc = 0;
+    *kernel_ms = 0;
+    for (long b = 0; b < items && !rc; b += per) {
+        snprintf(args, sizeof args, "qm ql qr cnt %ld", b);
+        struct dh_kentry k = {e->variant, e->entry, args};
+        if (!(rc = dh_kit_launch(r, &k, (size_t)(items - b < per ? items - b : per), &ms, err)))
+            *kernel_ms += ms;
+    }
+    return rc;
+}
+
+/* cpu_tdr regroup=key: the free columns of the next row, most first (a
+ * wider row, a larger subtree as a rule: a cheap and weak proxy) */
+static int nq_sort_key(const struct dh_khost *h, int *key)
+{
+    int n = (int)dh_pset_num(&h->vars, "n", 13);
+    unsigned all = (1u << n) - 1u;
+    const unsigned *m = h->data[QM], *l = h->data[QL], *r = h->data[QR];
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < h->items; i++) {
+        int c = 0;
+        for (unsigned f = ~(m[i] | l[i] | r[i]) & all; f; f &= f - 1)
+            c++;
+        key[i] = n - c;
+    }
+    return n + 1;
+}
+
+/* Blocks marked in nqu.k (NQ_BB_*), operations per execution counted in
+ * the source (lds: a local load or store): item, the three loads of the start condition, level 0's
+ * four stores, the count's store, the index and the first union; head,
+ * the loop test, the level's address and load, the exhausted test; pop,
+ * the decrement; step, the lowest free column (add, not, and), the tried
+ * store, its union, the in-range and last-row tests; leaf, the count and
+ * the decrement; push, three loads, four stores, the unions and shifts,
+ * the addresses and the increment; dead, the decrement. */
+static const struct dh_bb_def blocks[] = {
+    {"item", {.alu = 4, .ldg = 3, .stg = 1, .lds = 4}},
+    {"head", {.alu = 4, .lds = 1, .br = 2}},
+    {"pop", {.alu = 1}},
+    {"step", {.alu = 7, .lds = 1, .br = 2}},
+    {"leaf", {.alu = 2}},
+    {"push", {.alu = 10, .lds = 7}},
+    {"dead", {.alu = 1}},
+};
+
+static const struct dh_kit kit = {
+    .sizes = {"n=13 conds=553", "n=15 conds=47460", "n=16 conds=419408"},
+    /* padded to a multiple of 768, which every wg divides */
+    .items = "(conds + 767) / 768 * 768", .noun = "start conditions",
+    .define = "NQ_N = n; NQ_D = n > 11 ? 10 : n - 2; NQ_MELD = meld",
+    DH_KIT_TABLES(bufs, entries),
+    .generate = nq_generate, .reference = nq_reference, .free_priv = nq_free_priv,
+    .launch = nq_launch, .sort_key = nq_sort_key,
+};
+
+const struct dh_bench dh_bench_darm_nqu = {
+    .suite = "darm", .name = "nqu", .source = dh_src_darm_nqu,
+    .summary = "N-Queens backtracking: a depth-first search per start condition, a 4-way "
+               "data-dependent step and subtree-sized trip counts",
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,melded",
+    .absent = "gpu_tdr: not written yet",
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
+};
