@@ -19,7 +19,12 @@
  *                         loop-head count is the subtree's size (sort,
  *                         greedy, greedymax): the warps' trip counts
  *                         evened out
- * gpu_tdr is absent (`.absent` says why).
+ *   gpu_tdr[alg=refill]   a work-group owns a pool of pool * wg start
+ *                         conditions; a lane whose search ends takes the
+ *                         pool's next one (a local counter) inside the
+ *                         one loop, so lanes stay busy until the pool is
+ *                         drained (wg * (items / (pool * wg)) work-items
+ *                         a launch)
  *
  * Input: n (the board) fixes everything; the start conditions are the
  * placements of the first mark = n > 11 ? n - 10 : 2 rows in
@@ -48,6 +53,8 @@ static const struct dh_param_def params[] = {
     DH_KIT_MECH("enum:dlt", "reorder the start conditions (data layout: their three masks moved, the counts put back)"),
     DH_KIT_REGROUP("host reordering of the start conditions: by the free columns of the next row, most first (key: a cheap, weak proxy of the subtree size), or by basic-block vectors, the loop head's count being the subtree size (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
+    {"alg", DH_P_CHOICE, "enum:refill", "refill", "gpu_tdr", "on-GPU remap: refill = a lane whose start condition is done takes the next of its work-group's pool (a local counter), in the same loop; the stacks stay in place, only the start condition travels (the kit's hot and dgi regroup by a branch key once per iteration: barriers on a body of a few dozen instructions)"},
+    {"pool", DH_P_TUNABLE, "int:1,2,4,8", "2", "gpu_tdr", "start conditions per work-item in a work-group's pool (the launch has items / pool work-items: fewer, longer-lived warps)"},
     {"wg", DH_P_TUNABLE, "int:64,96,128,256", "128", NULL, "work-group size (the answer does not change; the stacks take 160 bytes a work-item of local memory, 176 with meld=pred, so at most 256)"},
     {0},
 };
@@ -66,6 +73,7 @@ static const struct dh_kbuf bufs[] = {
 static const struct dh_kentry entries[] = {
     {"baseline", "nq_base", "qm ql qr cnt 0"},
     {"melded", "nq_meld", "qm ql qr cnt 0"},
+    {"gpu_tdr", "nq_gpu_tdr", "qm ql qr cnt 0 items"},
     {0},
 };
 
@@ -171,21 +179,29 @@ static int nq_reference(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
-/* one launch, or (per_launch=2wg) launches of two work-groups, the first
- * item passed as `base` */
+/* one launch, or (per_launch=2wg) launches of two work-groups' items,
+ * the first item passed as `base` (gpu_tdr: and the end, over a
+ * work-group a pool of pool * wg items) */
 static int nq_launch(struct dh_krun *r, const struct dh_kentry *e, double *kernel_ms,
                      struct dh_err *err)
 {
     long items = r->h->items, wg = (long)dh_pset_num(&r->x->c->params, "wg", 128);
     long per = (int)dh_pset_num(&r->h->vars, "per_launch", 0) == 1 ? 2 * wg : items;
+    int tdr = !strcmp(e->variant, "gpu_tdr");
+    long span = tdr ? (long)dh_pset_num(&r->x->c->params, "pool", 2) * wg : 1;
     char args[64];
     double ms = 0;
     int rc = 0;
     *kernel_ms = 0;
     for (long b = 0; b < items && !rc; b += per) {
-        snprintf(args, sizeof args, "qm ql qr cnt %ld", b);
+        long n = items - b < per ? items - b : per;
+        if (tdr)
+            snprintf(args, sizeof args, "qm ql qr cnt %ld %ld", b, b + n);
+        else
+            snprintf(args, sizeof args, "qm ql qr cnt %ld", b);
         struct dh_kentry k = {e->variant, e->entry, args};
-        if (!(rc = dh_kit_launch(r, &k, (size_t)(items - b < per ? items - b : per), &ms, err)))
+        size_t global = (size_t)(tdr ? (n + span - 1) / span * wg : n);
+        if (!(rc = dh_kit_launch(r, &k, global, &ms, err)))
             *kernel_ms += ms;
     }
     return rc;
@@ -230,17 +246,18 @@ static const struct dh_kit kit = {
     .sizes = {"n=13 conds=553", "n=15 conds=47460", "n=16 conds=419408"},
     /* padded to a multiple of 768, which every wg divides */
     .items = "(conds + 767) / 768 * 768", .noun = "start conditions",
-    .define = "NQ_N = n; NQ_D = n > 11 ? 10 : n - 2; NQ_MELD = meld",
+    .define = "NQ_N = n; NQ_D = n > 11 ? 10 : n - 2; NQ_MELD = meld; NQ_POOL = pool",
     DH_KIT_TABLES(bufs, entries),
     .generate = nq_generate, .reference = nq_reference, .free_priv = nq_free_priv,
     .launch = nq_launch, .sort_key = nq_sort_key,
+    /* gpu_tdr: the stacks and the pool's counter */
+    .local = "bytes = 4 * (4 * (n > 11 ? 10 : n - 2) * wg + 1)",
 };
 
 const struct dh_bench dh_bench_darm_nqu = {
     .suite = "darm", .name = "nqu", .source = dh_src_darm_nqu,
     .summary = "N-Queens backtracking: a depth-first search per start condition, a 4-way "
                "data-dependent step and subtree-sized trip counts",
-    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,melded",
-    .absent = "gpu_tdr: not written yet",
+    .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
     DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
 };
