@@ -84,12 +84,16 @@ static const long long nq_known[] = {1,      1,       0,       0,        2,     
 
 struct nq_priv {
     int *weight;            /* per item: 2, 1 (odd n's middle column), 0 (padding) */
+    int *trips;             /* per item: the kernel's iterations (the reference's) */
+    int maxtrips;
+    double ccost;           /* the ceiling's cost of the layer asked */
 };
 
 static void nq_free_priv(void *priv)
 {
     struct nq_priv *p = priv;
     free(p->weight);
+    free(p->trips);
     free(p);
 }
 
@@ -129,7 +133,8 @@ static int nq_generate(struct dh_khost *h, struct dh_err *err)
     if (!p)
         return dh_err_set(err, DH_E_RESOURCES, "nqu: out of host memory");
     h->priv = p;
-    if (!(p->weight = malloc((size_t)h->items * sizeof *p->weight)))
+    if (!(p->weight = malloc((size_t)h->items * sizeof *p->weight))
+        || !(p->trips = malloc((size_t)h->items * sizeof *p->trips)))
         return dh_err_set(err, DH_E_RESOURCES, "nqu: out of host memory");
     struct nq_enum e = {h->data[QM], h->data[QL], h->data[QR], p->weight, 0, h->items, n,
                         n > 11 ? n - 10 : 2};
@@ -148,31 +153,47 @@ static int nq_generate(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
-/* the completions of (m, l, r): every row filled when m is full */
-static unsigned nq_count(unsigned all, unsigned m, unsigned l, unsigned r)
+/* the completions of (m, l, r), a placement of rows .. n - left: every
+ * row filled when m is full. *trips adds the iterations the kernel's loop
+ * spends on it at its level (left > 1: one a free column, each a push,
+ * and one for the exhausted row; the last row: one, its solution or its
+ * dead end) and below. */
+static unsigned nq_count(unsigned all, unsigned m, unsigned l, unsigned r, int left, long *trips)
 {
     if (m == all)
         return 1;
     unsigned s = 0;
-    for (unsigned f = ~(m | l | r) & all; f; f &= f - 1) {
+    unsigned f = ~(m | l | r) & all;
+    if (left == 1) {
+        ++*trips;
+        return f != 0;
+    }
+    ++*trips;
+    for (; f; f &= f - 1) {
         unsigned b = f & (0u - f);
-        s += nq_count(all, m | b, (l | b) << 1, (r | b) >> 1);
+        ++*trips;
+        s += nq_count(all, m | b, (l | b) << 1, (r | b) >> 1, left - 1, trips);
     }
     return s;
 }
 
 static int nq_reference(struct dh_khost *h, struct dh_err *err)
 {
-    const struct nq_priv *p = h->priv;
-    int n = (int)dh_pset_num(&h->vars, "n", 13);
+    struct nq_priv *p = h->priv;
+    int n = (int)dh_pset_num(&h->vars, "n", 13), depth = n > 11 ? 10 : n - 2;
     unsigned all = (1u << n) - 1u, *want = h->want[CNT];
     const unsigned *m = h->data[QM], *l = h->data[QL], *r = h->data[QR];
     long long sum = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : sum)
+    int maxtrips = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : sum) reduction(max : maxtrips)
     for (long i = 0; i < h->items; i++) {
-        want[i] = nq_count(all, m[i], l[i], r[i]);
+        long trips = 0;
+        want[i] = nq_count(all, m[i], l[i], r[i], depth, &trips);
+        p->trips[i] = (int)trips;
         sum += (long long)p->weight[i] * want[i];
+        maxtrips = trips > maxtrips ? (int)trips : maxtrips;
     }
+    p->maxtrips = maxtrips;
     if (n < (int)(sizeof nq_known / sizeof nq_known[0]) && sum != nq_known[n])
         return dh_err_set(err, DH_E_INTERNAL, "nqu: the reference finds %lld solutions of "
                           "%d-queens, not %lld", sum, n, nq_known[n]);
@@ -224,6 +245,35 @@ static int nq_sort_key(const struct dh_khost *h, int *key)
     return n + 1;
 }
 
+/* the ceiling's trip thresholds: 1, 2, .. 64, then 1/8 apart */
+static long nq_next(long t)
+{
+    return t < 64 ? t + 1 : t + t / 8;
+}
+
+/* The remap ceiling, in loop iterations: layer k holds the items of at
+ * least t_k trips (t_0 = 1: all), one path of cost t_k - t_(k-1), so a
+ * warp pays its longest item's trips (rounded down to a threshold) and
+ * sorting a work-group by trips is the best regrouping inside it. Not in
+ * it: the step's own divergence (a uniform cost an iteration), and
+ * gpu_tdr's refill, which moves work over time rather than between lanes
+ * (its speedup can pass this ceiling). */
+static int nq_branch(const struct dh_khost *h, long layer, int *key, const double **cost)
+{
+    struct nq_priv *p = h->priv;
+    long t = 1, prev = 0;
+    for (long k = 0; k < layer; k++)
+        prev = t, t = nq_next(t);
+    if (t > p->maxtrips)
+        return 0;
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < h->items; i++)
+        key[i] = p->trips[i] >= t ? 0 : -1;
+    p->ccost = (double)(t - prev);
+    *cost = &p->ccost;
+    return 1;
+}
+
 /* Blocks marked in nqu.k (NQ_BB_*), operations per execution counted in
  * the source (lds: a local load or store): item, the three loads of the start condition, level 0's
  * four stores, the count's store, the index and the first union; head,
@@ -249,7 +299,7 @@ static const struct dh_kit kit = {
     .define = "NQ_N = n; NQ_D = n > 11 ? 10 : n - 2; NQ_MELD = meld; NQ_POOL = pool",
     DH_KIT_TABLES(bufs, entries),
     .generate = nq_generate, .reference = nq_reference, .free_priv = nq_free_priv,
-    .launch = nq_launch, .sort_key = nq_sort_key,
+    .launch = nq_launch, .sort_key = nq_sort_key, .branch = nq_branch,
     /* gpu_tdr: the stacks and the pool's counter */
     .local = "bytes = 4 * (4 * (n > 11 ? 10 : n - 2) * wg + 1)",
 };
