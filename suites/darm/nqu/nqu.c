@@ -23,14 +23,15 @@
  *                         conditions; a lane whose search ends takes the
  *                         pool's next one (a local counter) inside the
  *                         one loop, so lanes stay busy until the pool is
- *                         drained (wg * (items / (pool * wg)) work-items
- *                         a launch)
+ *                         drained (wg * ceil(items / (pool * wg))
+ *                         work-items a launch)
  *
- * Input: n (the board) fixes everything; the start conditions are the
- * placements of the first mark = n > 11 ? n - 10 : 2 rows in
- * lexicographic order, the first queen in the left half (weight 2, the
- * mirror images counted once) and, for odd n, in the middle column
- * (weight 1). There is no randomness: `seed` is not a parameter. Items
+ * Input: n (the board); the start conditions are the placements of the
+ * first mark = n > 11 ? n - 10 : 2 rows, the first queen in the left half
+ * (weight 2, the mirror images counted once) and, for odd n, in the
+ * middle column (weight 1), in the order of their columns (order=natural,
+ * DARM's) or shuffled by a seeded Fisher-Yates (order=random: the same
+ * work, the subtree sizes mixed differently over the warps). Items
  * are padded to a multiple of 768 (every wg divides it) with dead ends
  * (no queen placed, every column attacked: a count of 0, one
  * iteration). Verification is exact: every item's count against the CPU
@@ -49,6 +50,8 @@ extern const char dh_src_darm_nqu[];   /* nqu.k, embedded by make */
 
 static const struct dh_param_def params[] = {
     {"per_launch", DH_P_WORKLOAD, "enum:all,2wg", "all", NULL, "start conditions per launch: all in one launch, or 2 work-groups per launch as DARM's scripts run it (hundreds of launches; kernel_ms sums them)"},
+    {"order", DH_P_WORKLOAD, "enum:natural,random", "natural", NULL, "the start conditions' order: natural (by their columns, DARM's) or a seeded shuffle"},
+    DH_KIT_SEED,
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded step: darm = the four regions melded (conditions once, the count an add, the level's update one add of a selected +1/-1; the tried-columns store and the push stay under their conditions), pred = if-converted (every store in every lane, a spare stack level; not DARM's form)"},
     DH_KIT_MECH("enum:dlt", "reorder the start conditions (data layout: their three masks moved, the counts put back)"),
     DH_KIT_REGROUP("host reordering of the start conditions: by the free columns of the next row, most first (key: a cheap, weak proxy of the subtree size), or by basic-block vectors, the loop head's count being the subtree size (sort, greedy, greedymax)"),
@@ -59,7 +62,7 @@ static const struct dh_param_def params[] = {
     {0},
 };
 
-static const char *const sweep[] = {"per_launch=all", "per_launch=2wg", NULL};
+static const char *const sweep[] = {"per_launch=all", "per_launch=2wg", "order=random", NULL};
 
 enum { QM, QL, QR, CNT };
 static const struct dh_kbuf bufs[] = {
@@ -95,6 +98,14 @@ static void nq_free_priv(void *priv)
     free(p->weight);
     free(p->trips);
     free(p);
+}
+
+static uint64_t nq_mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
 }
 
 struct nq_enum {
@@ -145,6 +156,17 @@ static int nq_generate(struct dh_khost *h, struct dh_err *err)
     if (e.k != conds)
         return dh_err_set(err, DH_E_INTERNAL, "nqu: %ld start conditions for n %d, the size "
                           "says %ld", e.k, n, conds);
+    if ((int)dh_pset_num(v, "order", 0) == 1) {
+        uint64_t seed = 0x6e71ULL ^ ((uint64_t)dh_pset_num(v, "seed", 1) << 24);
+        for (long i = e.k - 1; i > 0; i--) {
+            long j = (long)(nq_mix(seed ^ ((uint64_t)i * 0xd1342543de82ef95ULL))
+                            % (uint64_t)(i + 1));
+            unsigned tm = e.m[i], tl = e.l[i], tr = e.r[i];
+            int tw = e.w[i];
+            e.m[i] = e.m[j], e.l[i] = e.l[j], e.r[i] = e.r[j], e.w[i] = e.w[j];
+            e.m[j] = tm, e.l[j] = tl, e.r[j] = tr, e.w[j] = tw;
+        }
+    }
     for (long i = e.k; i < h->items; i++) {   /* padding: every column attacked */
         e.m[i] = 0;
         e.l[i] = e.r[i] = (1u << n) - 1u;
