@@ -46,6 +46,9 @@ struct dh_exec {
     int profiling;          /* set by the harness: launches read counters */
     struct dh_counters ctr; /* summed over the launches of a profiled run */
     int n_profiled;
+    int profile_max;        /* set by the harness: count at most this many
+                               launches of a profiling pass (0: every one) */
+    int n_unprofiled;       /* launches of the pass run past profile_max */
     struct dh_buffer *bbv_buf; /* set: profiling build, appended to every launch */
     const struct dh_bbv *bbv;  /* the workload's BBVs, when the case needs them */
     const int *order;          /* set by cpu_tdr runs: slot j -> item order[j],
@@ -139,7 +142,9 @@ int dh_bench_has_variant(const struct dh_bench *b, const char *variant);
 /* Launch a kernel of x->prog (suites/exec.c): times with the backend's
  * events, or, in a profiling pass, reads counters and adds them to x; a
  * profiling build (x->bbv_buf) gets the counter buffer as its last
- * argument. */
+ * argument. ms NULL: a launch whose time is no part of kernel_ms (a
+ * reset, the other kernels of a sequence where one is timed): run, not
+ * timed and not counted. */
 int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,
                    struct dh_err *err);
 

@@ -326,6 +326,11 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
     }
     for (int b = 0; b < k->n_bufs; b++) {
         uint64_t bytes = (uint64_t)count[b] * dh_ktype_size(k->bufs[b].type);
+        if ((k->bufs[b].flags & DH_KB_OWN) && !k->verify_more) {
+            snprintf(why, len, "buffer %s is judged by verify_more, which %s does not declare",
+                     k->bufs[b].name, c->bench_name);
+            return -DH_E_DATA;
+        }
         if (used_by(&k->bufs[b], c->variant) && dev && dev->max_alloc_bytes
             && bytes > dev->max_alloc_bytes) {
             snprintf(why, len, "buffer %s needs %llu bytes, the device allocates at most %llu "
@@ -1013,6 +1018,8 @@ int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh
         if (moved)          /* the device holds the regrouped order of the last run */
             move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
                          dh_ktype_size(d->type), 1);
+        if (d->flags & DH_KB_OWN)           /* verify_more judges it */
+            continue;
         for (long i = 0; i < h->count[b]; i++) {
             double g = elem(d->type, kc->got[b], i), w = elem(d->type, h->want[b], i);
             int fp = d->type == DH_T_F32 || d->type == DH_T_F64;

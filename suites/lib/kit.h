@@ -47,6 +47,11 @@ enum dh_krole { DH_IN = 1, DH_OUT, DH_INOUT, DH_SCRATCH };
 #define DH_KB_ROTATE 2  /* an input with one device copy per rotation (the
                            repetitions cycle through them: no cache carries
                            one repetition's input into the next) */
+#define DH_KB_OWN    4  /* an output judged by verify_more alone: downloaded,
+                           not compared element by element (a check no
+                           per-element tolerance says: a mixed tolerance,
+                           a residual such as L U against A); its elements
+                           take no mismatch indices */
 
 struct dh_khost;
 
@@ -164,8 +169,9 @@ struct dh_kit {
     int (*defines)(const struct dh_case *c, const struct dh_pset *vars,
                    const struct dh_device_info *dev, char *buf, size_t len);
     /* (optional) verification beyond the buffers (derived results such as
-     * an aggregation of the outputs): got[b] holds buffer b's contents in
-     * item order; mismatch indices continue after the buffers' */
+     * an aggregation of the outputs) and of DH_KB_OWN buffers: got[b]
+     * holds buffer b's contents in item order; mismatch indices continue
+     * after the compared buffers' */
     void (*verify_more)(const struct dh_khost *h, void *const *got, long base,
                         struct dh_verify *v);
     /* (optional) a launch sequence of its own, timed as one repetition
