@@ -297,13 +297,14 @@ static int nq_branch(const struct dh_khost *h, long layer, int *key, const doubl
 }
 
 /* Blocks marked in nqu.k (NQ_BB_*), operations per execution counted in
- * the source (lds: a local load or store): item, the three loads of the start condition, level 0's
- * four stores, the count's store, the index and the first union; head,
- * the loop test, the level's address and load, the exhausted test; pop,
- * the decrement; step, the lowest free column (add, not, and), the tried
- * store, its union, the in-range and last-row tests; leaf, the count and
- * the decrement; push, three loads, four stores, the unions and shifts,
- * the addresses and the increment; dead, the decrement. */
+ * the source (lds: a local load or store): item, the three loads of the
+ * start condition, level 0's four stores, the count's store, the index
+ * and the first union; head, the loop test, the level's address and
+ * load, the exhausted test; pop, the decrement; step, the lowest free
+ * column (add, not, and), the tried store, its union, the in-range and
+ * last-row tests; leaf, the count and the decrement; push, three loads,
+ * four stores, the unions and shifts, the addresses and the increment;
+ * dead, the decrement. */
 static const struct dh_bb_def blocks[] = {
     {"item", {.alu = 4, .ldg = 3, .stg = 1, .lds = 4}},
     {"head", {.alu = 4, .lds = 1, .br = 2}},
