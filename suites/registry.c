@@ -17,6 +17,7 @@ extern const struct dh_bench dh_bench_rodinia_bfs;
 extern const struct dh_bench dh_bench_rodinia_lud;
 extern const struct dh_bench dh_bench_darm_bit;
 extern const struct dh_bench dh_bench_darm_dct;
+extern const struct dh_bench dh_bench_darm_nqu;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -31,6 +32,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_rodinia_lud,
     &dh_bench_darm_bit,
     &dh_bench_darm_dct,
+    &dh_bench_darm_nqu,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))

@@ -227,7 +227,9 @@ long dh_kit_items(void *state);
  * hot 1, dgi 2, hot_warp 3, dgi_scan 4, hot_dgi 5 (HoT on two-path layers,
  * DGI on the others), hot_warp_scan 6 (hot_warp / dgi_scan), static 7 (a
  * remap fixed by the thread id, written by the benchmark: work moved
- * between lanes by a formula, no data read; darm/bit). 0: unknown. */
+ * between lanes by a formula, no data read; darm/bit), refill 8 (a lane
+ * whose item is done takes the next of its work-group's pool, written by
+ * the benchmark; darm/nqu). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the
