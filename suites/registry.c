@@ -14,6 +14,7 @@ extern const struct dh_bench dh_bench_parboil_pb;
 extern const struct dh_bench dh_bench_parboil_histo;
 extern const struct dh_bench dh_bench_rodinia_srad;
 extern const struct dh_bench dh_bench_rodinia_bfs;
+extern const struct dh_bench dh_bench_bbv_mc;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -25,6 +26,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_parboil_histo,
     &dh_bench_rodinia_srad,
     &dh_bench_rodinia_bfs,
+    &dh_bench_bbv_mc,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))
