@@ -27,9 +27,10 @@
  * is the triangle kernel. The active voxels' count depends on the seed:
  * the list has room for `cap` slots (about 15% above the seeds tried at
  * medium and large, 28% at small) and the slots past the last active
- * voxel are padding, whole warps that leave after one load in every
- * variant; the vertex arrays have room for 7 per slot (5.98 per active
- * voxel measured); a seed that needs more is refused with the counts.
+ * voxel are padding, which leaves after one load; the launch stops at
+ * the last active voxel's work-group (mc_launch). The vertex arrays have
+ * room for 7 per slot (5.98 per active voxel measured); a seed that
+ * needs more is refused with the counts.
  * Sizes: n = 64, 256, 512 (about 17K, 1.35M, 11M active voxels).
  *
  * Verification: the per-slot vertex count exactly (the device's case
