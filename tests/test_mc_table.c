@@ -11,9 +11,13 @@
  *   the histogram of triangle counts over the cases is the classic
  *   table's (2, 16, 50, 80, 76, 32 cases with 0..5 triangles: counted in
  *   the CUDA sample's vertex-count table, SUITES.md 3.12);
- *   the build is deterministic. */
+ *   the build is deterministic;
+ * and the host side of the benchmark on a volume worked by hand. */
+#include <math.h>
+
 #include "testutil.h"
 #include "../suites/bbv/mc/mc_table.h"
+#include "../suites/bbv/mc/mc_vol.h"
 
 static struct mc_table T;
 
@@ -282,6 +286,53 @@ static void histogram(void **st)
         assert_int_equal(h[k], classic[k]);
 }
 
+/* One inside sample amid outside ones (5^3, the centre (2, 2, 2) at 0,
+ * the rest at 255): the 8 voxels round it are active with one triangle
+ * each, in voxel order, then padding; each vertex lies on an edge from
+ * the centre, 128/255 of the way to the neighbour (voxel size 0.5). */
+static void one_sample(void **st)
+{
+    (void)st;
+    enum { N = 5, CAP = 16, VCAP = 64 };
+    unsigned char vol[N * N * N];
+    memset(vol, 255, sizeof vol);
+    vol[2 + N * (2 + N * 2)] = 0;
+    int vox[CAP], ofs[CAP];
+    unsigned char cls[CAP];
+    long nact, nverts;
+    assert_int_equal(mc_vol_compact(vol, N, &T, CAP, VCAP, vox, cls, ofs, &nact, &nverts), 0);
+    assert_int_equal(nact, 8);
+    assert_int_equal(nverts, 24);
+    for (int s = 0; s < CAP; s++) {
+        if (s < 8) {
+            int x = 1 + (s & 1), y = 1 + (s >> 1 & 1), z = 1 + (s >> 2);
+            assert_int_equal(vox[s], x + N * (y + N * z));
+            assert_int_equal(cls[s], 3);
+            assert_int_equal(ofs[s], 3 * s);
+        } else {
+            assert_int_equal(vox[s], -1);
+            assert_int_equal(cls[s], 0);
+            assert_int_equal(ofs[s], 24);
+        }
+    }
+    assert_int_equal(mc_vol_compact(vol, N, &T, 7, VCAP, vox, cls, ofs, &nact, &nverts), -1);
+    float pos[3 * VCAP] = {0}, nrm[3 * VCAP] = {0};
+    for (int s = 0; s < 8; s++)
+        mc_vol_voxel(vol, N, &T, vox[s], ofs[s], VCAP, pos, nrm);
+    for (int k = 0; k < 24; k++) {
+        /* the centre is at 0; one coordinate moves 0.5 * 128/255 */
+        int moved = 0;
+        for (int q = 0; q < 3; q++) {
+            float c = pos[q * VCAP + k];
+            if (fabsf(c) > 1e-6f) {
+                assert_true(fabsf(fabsf(c) - 0.5f * 128.0f / 255.0f) < 1e-6f);
+                moved++;
+            }
+        }
+        assert_int_equal(moved, 1);
+    }
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -292,7 +343,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(build), cmocka_unit_test(simple_cases), cmocka_unit_test(cut_edges),
-        cmocka_unit_test(closed_surface), cmocka_unit_test(symmetry), cmocka_unit_test(histogram),
+        cmocka_unit_test(closed_surface), cmocka_unit_test(symmetry), cmocka_unit_test(histogram), cmocka_unit_test(one_sample),
     };
     return cmocka_run_group_tests_name("mc_table", t, setup, NULL);
 }
