@@ -343,7 +343,8 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(build), cmocka_unit_test(simple_cases), cmocka_unit_test(cut_edges),
-        cmocka_unit_test(closed_surface), cmocka_unit_test(symmetry), cmocka_unit_test(histogram), cmocka_unit_test(one_sample),
+        cmocka_unit_test(closed_surface), cmocka_unit_test(symmetry), cmocka_unit_test(histogram),
+        cmocka_unit_test(one_sample),
     };
     return cmocka_run_group_tests_name("mc_table", t, setup, NULL);
 }

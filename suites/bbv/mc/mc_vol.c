@@ -66,7 +66,8 @@ void mc_vol_make(unsigned char *vol, int n, long blobs, uint64_t seed)
                     double dy = y - b[k].c[1];
                     for (int x = x0; x < x1; x++) {
                         double dx = x - b[k].c[0];
-                        acc[(size_t)y * n + x] += b[k].a * exp(-(dx * dx + dy * dy + dz * dz) / b[k].s2);
+                        double r2 = dx * dx + dy * dy + dz * dz;
+                        acc[(size_t)y * n + x] += b[k].a * exp(-r2 / b[k].s2);
                     }
                 }
             }
