@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-hip rodinia-ncu bbv nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -178,6 +178,30 @@ rodinia)
         > "$out/rodinia-opencl.txt" 2>&1
     grep -vE "^\[" "$out/rodinia-opencl.txt" | sed -n '/^bench/,/^$/p'
   fi ;;
+rodinia-lud)
+  # rodinia/lud alone: every bs (16 32 64), baseline against melded
+  # (meld=wave and always), ddom and kms, the perimeter launches timed, at
+  # medium then large (LUD_SIZES; large's CPU reference LU takes a while)
+  for sz in ${LUD_SIZES:-medium large}; do
+    log "rodinia/lud, cuda ($sz)"
+    timeout 560 $H run --suite rodinia --bench lud --size "$sz" --backend cuda --reps "${REPS:-20}" \
+        --variant all --param mat=ddom,kms --out "$out/lud-$sz" ${SUITE_ARGS:-} > "$out/lud-$sz.txt" 2>&1
+    grep -vE "^\[" "$out/lud-$sz.txt" | sed -n '/^bench/,/^$/p'
+  done ;;
+darm)
+  # the darm suite at medium: every benchmark and variant, each bs, input
+  # and meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
+  log "darm suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant all --out "$out/darm-cuda" ${SUITE_ARGS:-} > "$out/darm-cuda.txt" 2>&1
+  grep -vE "^\[" "$out/darm-cuda.txt" | sed -n '/^bench/,/^$/p'
+  if [ -n "$ocl_gpu" ]; then
+    log "darm suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --variant all --out "$out/darm-opencl" ${SUITE_ARGS:-} \
+        > "$out/darm-opencl.txt" 2>&1
+    grep -vE "^\[" "$out/darm-opencl.txt" | sed -n '/^bench/,/^$/p'
+  fi ;;
 rodinia-hip)
   log "rodinia suite, hip (${SIZE:-medium})"
   timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
@@ -185,7 +209,8 @@ rodinia-hip)
   grep -vE "^\[" "$out/rodinia-hip.txt" | sed -n '/^bench/,/^$/p' ;;
 rodinia-ncu)
   # why the rodinia variants gain or lose: one launch of each timed kernel
-  # under ncu, per bs / meld form (RODINIA_NCU: "bench:variant:kernel:params ...")
+  # under ncu, per bs / meld form (RODINIA_NCU: "bench:variant:kernel:params ...",
+  # e.g. "lud:baseline:lu_peri_base:bs=16,wg=32 lud:melded:lu_peri_meld:bs=16,wg=32")
   log "rodinia under ncu (${SIZE:-medium})"
   m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
   m=$m,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum

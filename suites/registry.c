@@ -14,6 +14,9 @@ extern const struct dh_bench dh_bench_parboil_pb;
 extern const struct dh_bench dh_bench_parboil_histo;
 extern const struct dh_bench dh_bench_rodinia_srad;
 extern const struct dh_bench dh_bench_rodinia_bfs;
+extern const struct dh_bench dh_bench_rodinia_lud;
+extern const struct dh_bench dh_bench_darm_bit;
+extern const struct dh_bench dh_bench_darm_dct;
 extern const struct dh_bench dh_bench_bbv_mc;
 
 static const struct dh_bench *const table[] = {
@@ -26,6 +29,9 @@ static const struct dh_bench *const table[] = {
     &dh_bench_parboil_histo,
     &dh_bench_rodinia_srad,
     &dh_bench_rodinia_bfs,
+    &dh_bench_rodinia_lud,
+    &dh_bench_darm_bit,
+    &dh_bench_darm_dct,
     &dh_bench_bbv_mc,
 };
 

@@ -140,6 +140,43 @@ static const struct dh_bench bigbench = {
     .params = tparams, .variants = "baseline,cpu_tdr", DH_KIT(bigkit),
 };
 
+/* the same, y judged by verify_more alone (DH_KB_OWN): the reference's y
+ * is off by 0.25 on purpose, which the kit's element check would reject;
+ * verify_more takes the offset back and checks within 1e-6 */
+static const struct dh_kbuf obufs[] = {
+    [A] = {"a", DH_T_F32, DH_IN, "n", DH_KB_ITEM | DH_KB_ROTATE},
+    [B] = {"b", DH_T_I32, DH_IN, "2 * n", DH_KB_ITEM},
+    [Y] = {"y", DH_T_F32, DH_OUT, "n", DH_KB_ITEM | DH_KB_OWN},
+};
+
+static int o_reference(struct dh_khost *h, struct dh_err *err)
+{
+    int rc = t_reference(h, err);
+    float *y = h->want[Y];
+    for (long i = 0; i < h->items; i++)
+        y[i] += 0.25f;
+    return rc;
+}
+
+static void o_verify_more(const struct dh_khost *h, void *const *got, long base,
+                          struct dh_verify *v)
+{
+    const float *g = got[Y], *w = h->want[Y];
+    for (long i = 0; i < h->items; i++) {
+        double want = (double)w[i] - 0.25;
+        dh_verify_add(v, base + i, g[i], want, !(fabs(g[i] - want) <= 1e-6));
+    }
+}
+
+static const struct dh_kit okit = {
+    .sizes = {"n=4096", "n=4096", "n=4096"}, .items = "n", DH_KIT_TABLES(obufs, tentries),
+    .generate = t_generate, .reference = o_reference, .verify_more = o_verify_more,
+};
+static const struct dh_bench obench = {
+    .suite = "test", .name = "kit_own", .summary = "test", .source = test_src,
+    .params = tparams, .variants = "baseline,melded", DH_KIT(okit),
+};
+
 static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
                   const char *mech)
 {
@@ -176,11 +213,22 @@ static void derived(void **st)
     dh_pset_put(&c.params, "wg", "96", 96, DH_P_TUNABLE);
     assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), -DH_E_CONSTRAINT);
     assert_non_null(strstr(why, "does not divide"));
+    /* a DH_KB_OWN buffer with no verify_more to judge it: refused */
+    struct dh_kit nokit = okit;
+    struct dh_bench nob = obench;
+    nokit.verify_more = NULL;
+    nob.kit = &nokit;
+    kcase(&c, &nob, "baseline", NULL);
+    assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), -DH_E_DATA);
+    assert_non_null(strstr(why, "judged by verify_more"));
+    kcase(&c, &obench, "baseline", NULL);
+    assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), 0);
     kcase(&c, &tbench, "gpu_tdr", NULL);       /* no entry: absent, said so */
     assert_int_equal(dh_kit_check(&c, NULL, why, sizeof why), -DH_E_CONSTRAINT);
     assert_non_null(strstr(why, "no kernel entry for gpu_tdr"));
     assert_int_equal(dh_kit_alg_code("dgi_scan"), 4);
     assert_int_equal(dh_kit_alg_code("hot_warp_scan"), 6);
+    assert_int_equal(dh_kit_alg_code("static"), 7);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;
@@ -354,6 +402,19 @@ static void on_device(void **st)
     assert_int_equal(r.status, DH_E_WRONG);
     assert_int_equal(r.verify.mismatches, (4095 - 3) / 7 + 1);   /* items 3, 10, ...: NaN */
     assert_true(isnan(r.verify.first[0].got));
+    /* an output judged by verify_more alone: the kit's element check is
+     * skipped (it would reject every element), verify_more's catches */
+    kcase(&c, &obench, "baseline", NULL);
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    if (r.status)
+        fprintf(stderr, "own: %s\n", r.message);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.verify.checked, 4096);
+    kcase(&c, &obench, "melded", NULL);
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    assert_int_equal(r.status, DH_E_WRONG);
+    assert_int_equal(r.verify.mismatches, (4095 - 3) / 7 + 1);
+    assert_int_equal(r.verify.first[0].index, 3);
     dh_session_close(s);
 }
 

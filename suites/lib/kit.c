@@ -54,8 +54,8 @@ int dh_kit_buf_index(const struct dh_kit *k, const char *name)
 int dh_kit_alg_code(const char *alg)
 {
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
-                                        "hot_warp_scan"};
-    for (int i = 0; i < 6; i++)
+                                        "hot_warp_scan", "static"};
+    for (int i = 0; i < 7; i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
     return 0;
@@ -326,6 +326,11 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
     }
     for (int b = 0; b < k->n_bufs; b++) {
         uint64_t bytes = (uint64_t)count[b] * dh_ktype_size(k->bufs[b].type);
+        if ((k->bufs[b].flags & DH_KB_OWN) && !k->verify_more) {
+            snprintf(why, len, "buffer %s is judged by verify_more, which %s does not declare",
+                     k->bufs[b].name, c->bench_name);
+            return -DH_E_DATA;
+        }
         if (used_by(&k->bufs[b], c->variant) && dev && dev->max_alloc_bytes
             && bytes > dev->max_alloc_bytes) {
             snprintf(why, len, "buffer %s needs %llu bytes, the device allocates at most %llu "
@@ -360,7 +365,7 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
         const char *alg = ptext(c, "alg");
         if (!dh_kit_alg_code(alg)) {
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
-                     "dgi_scan, hot_dgi, hot_warp_scan): fix %s's alg domain", alg,
+                     "dgi_scan, hot_dgi, hot_warp_scan, static): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }
@@ -1013,6 +1018,8 @@ int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh
         if (moved)          /* the device holds the regrouped order of the last run */
             move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
                          dh_ktype_size(d->type), 1);
+        if (d->flags & DH_KB_OWN)           /* verify_more judges it */
+            continue;
         for (long i = 0; i < h->count[b]; i++) {
             double g = elem(d->type, kc->got[b], i), w = elem(d->type, h->want[b], i);
             int fp = d->type == DH_T_F32 || d->type == DH_T_F64;

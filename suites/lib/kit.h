@@ -47,6 +47,11 @@ enum dh_krole { DH_IN = 1, DH_OUT, DH_INOUT, DH_SCRATCH };
 #define DH_KB_ROTATE 2  /* an input with one device copy per rotation (the
                            repetitions cycle through them: no cache carries
                            one repetition's input into the next) */
+#define DH_KB_OWN    4  /* an output judged by verify_more alone: downloaded,
+                           not compared element by element (a check no
+                           per-element tolerance says: a mixed tolerance,
+                           a residual such as L U against A); its elements
+                           take no mismatch indices */
 
 struct dh_khost;
 
@@ -164,8 +169,9 @@ struct dh_kit {
     int (*defines)(const struct dh_case *c, const struct dh_pset *vars,
                    const struct dh_device_info *dev, char *buf, size_t len);
     /* (optional) verification beyond the buffers (derived results such as
-     * an aggregation of the outputs): got[b] holds buffer b's contents in
-     * item order; mismatch indices continue after the buffers' */
+     * an aggregation of the outputs) and of DH_KB_OWN buffers: got[b]
+     * holds buffer b's contents in item order; mismatch indices continue
+     * after the compared buffers' */
     void (*verify_more)(const struct dh_khost *h, void *const *got, long base,
                         struct dh_verify *v);
     /* (optional) a launch sequence of its own, timed as one repetition
@@ -219,7 +225,9 @@ long dh_kit_items(void *state);
 
 /* The remap algorithms' codes, as TDR_ALG in a gpu_tdr build (kit.c):
  * hot 1, dgi 2, hot_warp 3, dgi_scan 4, hot_dgi 5 (HoT on two-path layers,
- * DGI on the others), hot_warp_scan 6 (hot_warp / dgi_scan). 0: unknown. */
+ * DGI on the others), hot_warp_scan 6 (hot_warp / dgi_scan), static 7 (a
+ * remap fixed by the thread id, written by the benchmark: work moved
+ * between lanes by a formula, no data read; darm/bit). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the
