@@ -33,13 +33,15 @@
  * needs more is refused with the counts.
  * Sizes: n = 64, 256, 512 (about 17K, 1.35M, 11M active voxels).
  *
- * Verification: the per-slot vertex count exactly (the device's case
- * lookup); positions within 1e-5 (coordinates in [-1, 1], SUITES.md
- * 3.12); normals within 5e-7 absolute (they are cross products of edges
- * of a voxel's size, below (2 / (n - 1))^2: a position rounded
- * differently by contraction moves them by far less); the room past the
- * last vertex is zeroed by an untimed clear kernel, so it verifies too.
+ * Verification (mc_verify): the per-slot vertex count exactly (the
+ * device's case lookup); positions within 1e-5 (coordinates in [-1, 1],
+ * SUITES.md 3.12); normals within 5e-7 absolute (they are cross products
+ * of edges of a voxel's size, below (2 / (n - 1))^2: a position rounded
+ * differently by contraction moves them by far less); and nothing
+ * written where no voxel's vertices go: the room past the last vertex
+ * and the padding slots' counts keep the poison.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,9 +76,10 @@ static const struct dh_kbuf bufs[] = {
     [VOX] = {"vox", DH_T_I32, DH_IN, "items", DH_KB_ROTATE},
     [OFS] = {"ofs", DH_T_I32, DH_IN, "items", DH_KB_ROTATE},
     [CLS] = {"cls", DH_T_U8, DH_IN, "items", DH_KB_ROTATE, "gpu_tdr"},
-    [POS] = {"pos", DH_T_F32, DH_OUT, "3 * vcap", .tol = 1e-5},
-    [NRM] = {"nrm", DH_T_F32, DH_OUT, "3 * vcap", .tol = 5e-7},
-    [NV] = {"nv", DH_T_U8, DH_OUT, "items"},
+    /* judged by mc_verify: the room past the data must keep the poison */
+    [POS] = {"pos", DH_T_F32, DH_OUT, "3 * vcap", DH_KB_OWN, .tol = 1e-5},
+    [NRM] = {"nrm", DH_T_F32, DH_OUT, "3 * vcap", DH_KB_OWN, .tol = 5e-7},
+    [NV] = {"nv", DH_T_U8, DH_OUT, "items", DH_KB_OWN, .poison = 0xa5},
 };
 
 static const struct dh_kentry entries[] = {
@@ -181,21 +184,48 @@ static int mc_branch(const struct dh_khost *h, long layer, int *key, const doubl
     return 1;
 }
 
-/* every variant: the clear (not timed), then the triangle kernel over
- * the slots up to the last active voxel's work-group, as the sample
- * launches it; cpu_tdr over all slots, since a regrouping may put padding
- * anywhere (greedy makes whole groups of it, which leave after two
- * loads) */
+/* the triangle kernel over the slots up to the last active voxel's
+ * work-group, as the sample launches it; cpu_tdr over all slots, since a
+ * regrouping may put padding anywhere (greedy makes whole groups of it,
+ * which leave after two loads) */
 static int mc_launch(struct dh_krun *r, const struct dh_kentry *e, double *kernel_ms,
                      struct dh_err *err)
 {
-    struct dh_kentry clear = {e->variant, "mc_clear", "pos nrm nv nverts vcap nact items"};
     long wg = (long)dh_pset_num(&r->x->c->params, "wg", 256);
     long nact = (long)dh_pset_num(&r->h->vars, "nact", 0);
     size_t global = strcmp(e->variant, "cpu_tdr/rr") ? (size_t)((nact + wg - 1) / wg * wg) : 0;
-    double ms = 0;
-    int rc = dh_kit_launch(r, &clear, 0, &ms, err);
-    return rc ? rc : dh_kit_launch(r, e, global ? global : (size_t)r->h->items, kernel_ms, err);
+    return dh_kit_launch(r, e, global ? global : (size_t)r->h->items, kernel_ms, err);
+}
+
+/* The outputs against the reference: the vertices (positions and normals
+ * within their buffers' tolerances, as the kit judges), the counts of the
+ * active slots exactly; and what no kernel may write still poisoned: the
+ * room past the last vertex (NaN) and the padding slots' counts. Indices
+ * run through pos, nrm and nv as laid out. */
+static void mc_verify(const struct dh_khost *h, void *const *got, long base,
+                      struct dh_verify *v)
+{
+    long vcap = (long)dh_pset_num(&h->vars, "vcap", 0);
+    long nverts = (long)dh_pset_num(&h->vars, "nverts", 0);
+    long nact = (long)dh_pset_num(&h->vars, "nact", 0);
+    for (int b = POS; b <= NRM; b++) {
+        const float *g = got[b], *w = h->want[b];
+        double tol = h->kit->bufs[b].tol;
+        for (long q = 0; q < 3; q++)
+            for (long k = 0; k < vcap; k++) {
+                long i = q * vcap + k;
+                int bad = k < nverts ? !(fabs((double)g[i] - w[i]) <= tol * fmax(1.0, fabs(w[i])))
+                                     : !isnan(g[i]);
+                dh_verify_add(v, base + i, g[i], k < nverts ? w[i] : NAN, bad);
+            }
+        base += 3 * vcap;
+    }
+    const unsigned char *g = got[NV], *w = h->want[NV];
+    unsigned char poison = (unsigned char)h->kit->bufs[NV].poison;
+    for (long s = 0; s < h->items; s++) {
+        unsigned char want = s < nact ? w[s] : poison;
+        dh_verify_add(v, base + s, g[s], want, g[s] != want);
+    }
 }
 
 /* the vertex list's local memory, every variant (gpu_tdr's remap adds
@@ -229,6 +259,7 @@ static const struct dh_kit kit = {
     DH_KIT_TABLES(bufs, entries),
     .generate = mc_generate, .reference = mc_reference,
     .sort_key = mc_sort_key, .branch = mc_branch, .launch = mc_launch,
+    .verify_more = mc_verify,
     .check = mc_check, .defines = mc_defines,
     /* the vertex list (36 floats a lane) and DGI's or dgi_scan's ints */
     .local = "bytes = 4 * (36 * wg + 6 * (alg == DGI ? wg / nf : wg / warp) + wg + 6)",
