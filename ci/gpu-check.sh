@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -224,6 +224,22 @@ rodinia-ncu)
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
     echo "$b $v $p: $(grep -E '^"[0-9]' "$out/ncu-$b-$v-${p//[,=]/_}.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/rodinia-ncu.txt" ;;
+bbv)
+  # the bbv suite (loop-trip workloads) at medium: every variant, every
+  # host regrouping and remap form, CUDA then NVIDIA's OpenCL (no warp
+  # votes there: dgi only); the BBV model's predictions beside them
+  log "bbv suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite bbv --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant all --param regroup=key,sort,greedy,greedymax --param alg=dgi,dgi_scan \
+      --out "$out/bbv-cuda" ${SUITE_ARGS:-} > "$out/bbv-cuda.txt" 2>&1
+  grep -vE "^\[" "$out/bbv-cuda.txt" | sed -n '/^bench/,$p'
+  if [ -n "$ocl_gpu" ]; then
+    log "bbv suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite bbv --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --variant all --param regroup=key,sort,greedy,greedymax \
+        --param alg=dgi --out "$out/bbv-opencl" ${SUITE_ARGS:-} > "$out/bbv-opencl.txt" 2>&1
+    grep -vE "^\[" "$out/bbv-opencl.txt" | sed -n '/^bench/,/^$/p'
+  fi ;;
 nightly)
   # the nightly's own run: every suite at medium, default variants, CUDA;
   # the log's per-case lines give each suite's share of the time
