@@ -374,6 +374,44 @@ static void threads_identical(void **st)
                 assert_true(o < 0 || (o == 0 && one[j - 1] < one[j]));
             }
     }
+    /* the model's pass over the items: the same figures at any width,
+     * and the figures of a plain sequential walk (sums to rounding) */
+    double cyc[7] = {4, 6, 9, 2, 30, 1, 7}, inst[7] = {1, 2, 1, 3, 1, 2, 1};
+    for (int ord = 0; ord < 2; ord++) {
+        const int *order = ord ? one : NULL;
+        struct dh_bbv_metrics m1, m4;
+        omp_set_num_threads(1);
+        dh_bbv_metrics(&b, cyc, inst, order, 32, 96, 3, 2, &m1);
+        omp_set_num_threads(4);
+        dh_bbv_metrics(&b, cyc, inst, order, 32, 96, 3, 2, &m4);
+        assert_memory_equal(&m1, &m4, sizeof m1);
+        double ti = 0, wi = 0, tot = 0;
+        long div = 0, warps = 0;
+        for (long s0 = 0; s0 < n; s0 += 32, warps++) {
+            long s1 = s0 + 32 < n ? s0 + 32 : n;
+            uint32_t mx[7] = {0};
+            int d = 0;
+            const uint32_t *f = c + (size_t)(order ? order[s0] : s0) * nb;
+            for (long s = s0; s < s1; s++) {
+                const uint32_t *v = c + (size_t)(order ? order[s] : s) * nb;
+                for (int k = 0; k < nb; k++) {
+                    ti += inst[k] * v[k];
+                    d |= v[k] != f[k];
+                    mx[k] = v[k] > mx[k] ? v[k] : mx[k];
+                }
+            }
+            for (int k = 0; k < nb; k++) {
+                wi += inst[k] * mx[k];
+                tot += cyc[k] * mx[k];
+            }
+            div += d;
+        }
+        assert_int_equal(m1.warps, warps);
+        assert_true(fabs(m1.cfe - ti / (wi * 32)) < 1e-12);
+        assert_true(fabs(m1.dwr - (double)div / (double)warps) < 1e-15);
+        assert_true(fabs(m1.t_weighted - tot / 3) < 1e-9 * tot);
+        assert_true(m1.t_sched >= tot / 6 * (1 - 1e-12) && m1.t_sched <= tot); /* 6 slots */
+    }
     omp_set_num_threads(width);
     free(one);
     free(many);

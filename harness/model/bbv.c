@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 const char *const dh_opc_names[DH_OPC_N] = {
     "fp", "alu", "mul", "div", "ldg", "stg", "lds", "atom", "bar", "br",
 };
@@ -147,6 +149,51 @@ static void heap_down(double *h, int n, int i)
     }
 }
 
+/* threads for a pass over n items: the host's, at least 32K items each */
+static int pass_threads(long n)
+{
+    int t = omp_get_max_threads();
+    long most = n / 32768 + 1;
+    return t < 1 ? 1 : t > most ? (int)most : t;
+}
+
+/* One warp's figures: slots s0..s1-1 of the order. */
+struct warp_fig {
+    double thread_inst, warp_inst, t;
+    int div;
+};
+
+static void warp_figures(const struct dh_bbv *b, const double *cycles, const double *inst,
+                         const int *order, long s0, long s1, uint32_t *mx, struct warp_fig *f)
+{
+    int nb = b->n_blocks;
+    const uint32_t *first = b->counts + (size_t)(order ? order[s0] : s0) * nb;
+    memcpy(mx, first, (size_t)nb * 4);
+    double ti = 0;
+    int div = 0;
+    for (long s = s0; s < s1; s++) {
+        const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
+        for (int k = 0; k < nb; k++) {
+            ti += inst[k] * v[k];
+            if (v[k] != first[k])
+                div = 1;
+            if (v[k] > mx[k])
+                mx[k] = v[k];
+        }
+    }
+    double tw = 0, wi = 0;
+    for (int k = 0; k < nb; k++) {
+        tw += cycles[k] * mx[k];
+        wi += inst[k] * mx[k];
+    }
+    *f = (struct warp_fig){ti, wi, tw, div};
+}
+
+/* The warps' figures are independent: they are found in parallel (the
+ * host's cores; a pass over millions of items in a regrouped order is
+ * memory-latency bound) into one record per warp, then summed and
+ * scheduled in warp order, so the result does not depend on the number
+ * of threads. */
 void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *inst,
                     const int *order, int w, int wg, int cus, int slots,
                     struct dh_bbv_metrics *m)
@@ -158,40 +205,44 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
     if (wg < 1) wg = w;
     if (cus < 1) cus = 1;
     if (slots < 1) slots = 1;
-    uint32_t *mx = malloc((size_t)nb * sizeof *mx);
+    long nw = (n + w - 1) / w;
     int nslot = cus * slots;
     double *heap = calloc((size_t)nslot, sizeof *heap);
-    if (!mx || !heap) {
-        free(mx); free(heap);
+    struct warp_fig *fig = malloc((size_t)(nw > 0 ? nw : 1) * sizeof *fig);
+    int failed = !heap || !fig;
+    if (!failed) {
+        int nt = pass_threads(n);
+#pragma omp parallel num_threads(nt) reduction(| : failed)
+        {
+            uint32_t *mx = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *mx);
+            if (!mx)
+                failed = 1;
+#pragma omp for schedule(static)
+            for (long i = 0; i < nw; i++) {
+                if (!mx)
+                    continue;
+                long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
+                warp_figures(b, cycles, inst, order, s0, s1, mx, &fig[i]);
+            }
+            free(mx);
+        }
+    }
+    if (failed) {
+        free(fig);
+        free(heap);
         m->cfe = m->dwr = m->t_weighted = m->t_sched = NAN;
         return;
     }
     double thread_inst = 0, warp_inst = 0, total = 0, group_t = 0;
     long divergent = 0;
-    for (long s0 = 0; s0 < n; s0 += w) {
-        long s1 = s0 + w < n ? s0 + w : n;
-        int div = 0;
-        const uint32_t *first = b->counts + (size_t)(order ? order[s0] : s0) * nb;
-        memcpy(mx, first, (size_t)nb * 4);
-        for (long s = s0; s < s1; s++) {
-            const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
-            for (int k = 0; k < nb; k++) {
-                thread_inst += inst[k] * v[k];
-                if (v[k] != first[k])
-                    div = 1;
-                if (v[k] > mx[k])
-                    mx[k] = v[k];
-            }
-        }
-        double tw = 0;
-        for (int k = 0; k < nb; k++) {
-            tw += cycles[k] * mx[k];
-            warp_inst += inst[k] * mx[k];
-        }
-        divergent += div;
+    for (long i = 0; i < nw; i++) {
+        long s1 = i * w + w < n ? i * w + w : n;
+        thread_inst += fig[i].thread_inst;
+        warp_inst += fig[i].warp_inst;
+        divergent += fig[i].div;
         m->warps++;
-        total += tw;
-        group_t += tw;
+        total += fig[i].t;
+        group_t += fig[i].t;
         /* a work-group ends: it goes to the slot that frees first */
         if (s1 % wg == 0 || s1 == n) {
             heap[0] += group_t;
@@ -207,7 +258,7 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
     m->dwr = m->warps ? (double)divergent / (double)m->warps : NAN;
     m->t_weighted = total / cus;
     m->t_sched = mk;
-    free(mx);
+    free(fig);
     free(heap);
 }
 

@@ -26,9 +26,18 @@ void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
     m->base = (struct dh_model_point){mm.cfe, mm.dwr, mm.t_weighted, mm.t_sched};
     dh_bbv_metrics(b, cyc, inst, order, W, m->wg, m->cus, m->slots, &mm);
     m->own = (struct dh_model_point){mm.cfe, mm.dwr, mm.t_weighted, mm.t_sched};
-    dh_bbv_metrics(b, cyc, inst, order, 32, m->wg, m->cus, m->slots, &mm);
-    m->cfe32 = mm.cfe;
-    dh_bbv_metrics(b, cyc, inst, order, 64, m->wg, m->cus, m->slots, &mm);
-    m->cfe64 = mm.cfe;
+    /* the CFE at the other warp width too (the device's own is m->own) */
+    if (W == 32) {
+        m->cfe32 = m->own.cfe;
+    } else {
+        dh_bbv_metrics(b, cyc, inst, order, 32, m->wg, m->cus, m->slots, &mm);
+        m->cfe32 = mm.cfe;
+    }
+    if (W == 64) {
+        m->cfe64 = m->own.cfe;
+    } else {
+        dh_bbv_metrics(b, cyc, inst, order, 64, m->wg, m->cus, m->slots, &mm);
+        m->cfe64 = mm.cfe;
+    }
     m->valid = 1;
 }
