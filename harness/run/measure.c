@@ -16,7 +16,7 @@
 #define DH_HOST_REPS_MIN 5
 #define DH_HOST_SHARE 0.05
 
-static int host_settled(const double *h, int n)
+int dh_host_settled(const double *h, int n)
 {
     if (n < DH_HOST_REPS_MIN)
         return 0;
@@ -100,7 +100,7 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
         if (s.host_ms >= 0 && nh == i)      /* < 0: reused, not timed */
             r->host_ms[nh++] = s.host_ms;
         r->n = i + 1;
-        if (!x->host_reuse && host_settled(r->host_ms, nh))
+        if (!x->host_reuse && dh_host_settled(r->host_ms, nh))
             x->host_reuse = 1;
         if (aut && r->n >= DH_REPS_AUTO_MIN && dh_ci_share(r->kernel_ms, r->n) <= target)
             break;

@@ -54,6 +54,10 @@ int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, struct dh_
 
 /* measure.c: upload, verify the first run, warm up, the timed runs on
  * poisoned outputs, verify again, check the timings. */
+/* 1 once the host samples h[0..n-1] need no more: at least 5, and their
+ * median's 95% interval within +-5% (or no host work at all); later
+ * repetitions reuse the host work (measure.c) */
+int dh_host_settled(const double *h, int n);
 int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                 struct dh_result *r);
 
