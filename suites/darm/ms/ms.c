@@ -6,10 +6,11 @@
  * have no merge at any width).
  * Variants:
  *   baseline            the take-left / take-right if-else as written
- *   melded[meld=darm]   the two sides melded, DARM's way: one load from
- *                       the selected index, one store, one increment, the
- *                       indices' phis selects; the condition's
- *                       short-circuit as written
+ *   melded[meld=darm]   the two sides melded, DARM's way, on the step as
+ *                       -O3 leaves it (load PRE makes the sides' loads
+ *                       the condition's): one store of the selected key,
+ *                       one add of the selected index, the indices' phis
+ *                       selects; the condition's chain as written
  *   melded[meld=pred]   if-converted: both run heads loaded (clamped), the
  *                       condition without short-circuit, the key a select
  *                       (not DARM's form)
@@ -34,7 +35,7 @@ extern const char dh_src_darm_ms[];   /* ms.k, embedded by make */
 static const struct dh_param_def params[] = {
     {"range", DH_P_WORKLOAD, "int:2..2147483647", "1024", NULL, "keys are uniform in [0, range): DARM's 1024 (many equal keys) or up to 2^31 - 1 (nearly distinct)"},
     DH_KIT_SEED,
-    {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded step: darm = the if-else's two sides melded (one load from the selected index, one store, one increment; the condition's short-circuit as written), pred = if-converted (both run heads loaded from clamped indices, no short-circuit, the key a select; not DARM's form)"},
+    {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded step: darm = the if-else's two sides melded on the step as -O3 leaves it (the sides' loads are the condition's): one store of the selected key, one add of the selected index; the condition's chain as written, pred = if-converted (both run heads loaded from clamped indices, no short-circuit, the key a select; not DARM's form)"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size (the answer does not change; the launch is 1024 work-groups, so it sets the work-items and the merges each takes)"},
     {0},
 };
