@@ -18,6 +18,7 @@ extern const struct dh_bench dh_bench_rodinia_lud;
 extern const struct dh_bench dh_bench_darm_bit;
 extern const struct dh_bench dh_bench_darm_dct;
 extern const struct dh_bench dh_bench_darm_nqu;
+extern const struct dh_bench dh_bench_darm_pcm;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -33,6 +34,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_darm_bit,
     &dh_bench_darm_dct,
     &dh_bench_darm_nqu,
+    &dh_bench_darm_pcm,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))
