@@ -16,7 +16,7 @@
  *                        inner if / else melded into selects; the idle
  *                        copy stays a branch
  *   melded[meld=pred]    darm with the idle copy if-converted into the
- *                        merge (a partner of +infinity): no branch left
+ *                        merge (its run with itself, the take forced): no branch left
  *                        in a phase; not DARM's form
  *   gpu_tdr[alg=static]  a static role remap: work-item L < bs/2 owns run
  *                        2L, the others run 2(L - bs/2) + 1, so each warp
@@ -60,7 +60,7 @@ static const struct dh_param_def params[] = {
     {"input", DH_P_WORKLOAD, "enum:ranges,random", "ranges", NULL, "the input: DARM's (each run a range of consecutive ints from a seeded start) or a seeded random int per element, each run sorted"},
     DH_KIT_SEED,
     {"alg", DH_P_CHOICE, "enum:static", "static", "gpu_tdr", "on-GPU remap: static = the static role remap (work-item L < bs/2 owns run 2L, the others run 2(L - bs/2) + 1: one role a warp from bs 64 on, fixed by the thread id, no data read); the kit's data remaps (hot, dgi) do not fit a thread-id branch"},
-    {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded merge: darm = the front and back merge loops melded (one loop, the step, starts and compare sense selected by the role, the take a select; the idle copy stays a branch), pred = the idle copy too, as a merge with +infinity (no branch in a phase; not DARM's form)"},
+    {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded merge: darm = the front and back merge loops melded (one loop, the step, starts and compare sense selected by the role, the take a select; the idle copy stays a branch), pred = the idle copy too, as a merge of the run with itself, the take forced (no branch in a phase; not DARM's form)"},
     {"pad", DH_P_TUNABLE, "int:0,1", "1", NULL, "words between runs in local memory (the stride is 4096 / bs + pad): 1 puts the lanes of a warp at the same merge position on different banks, 0 on one"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size: bs (the default workloads set it with bs)"},
     {0},
