@@ -145,7 +145,7 @@ static int pc_reference(struct dh_khost *h, struct dh_err *err)
  * marks both) with the index and loop; phase, the role tests, the two
  * barriers and the loop; a merge step, its two local loads, the compare
  * and the loop; a take, its store and the bump; idle, a load, a store and
- * the loop; copy, a load, a store, the index and the loop. */
+ * the loop; copy, a load, a store and the loop (pads included). */
 static const struct dh_bb_def blocks[] = {
     {"io", {.alu = 4, .ldg = 1, .stg = 1, .lds = 2, .br = 2}},
     {"phase", {.alu = 6, .bar = 2, .br = 3}},
@@ -156,7 +156,7 @@ static const struct dh_bb_def blocks[] = {
     {"back_lo", {.alu = 2, .lds = 1}},
     {"back_hi", {.alu = 2, .lds = 1}},
     {"idle", {.alu = 2, .lds = 2, .br = 1}},
-    {"copy", {.alu = 3, .lds = 2, .br = 1}},
+    {"copy", {.alu = 1, .lds = 2, .br = 1}},
 };
 
 static const struct dh_krule rules[] = {
