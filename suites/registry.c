@@ -19,6 +19,7 @@ extern const struct dh_bench dh_bench_darm_bit;
 extern const struct dh_bench dh_bench_darm_dct;
 extern const struct dh_bench dh_bench_darm_nqu;
 extern const struct dh_bench dh_bench_darm_ms;
+extern const struct dh_bench dh_bench_darm_pcm;
 extern const struct dh_bench dh_bench_bbv_mc;
 
 static const struct dh_bench *const table[] = {
@@ -36,6 +37,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_darm_dct,
     &dh_bench_darm_nqu,
     &dh_bench_darm_ms,
+    &dh_bench_darm_pcm,
     &dh_bench_bbv_mc,
 };
 
