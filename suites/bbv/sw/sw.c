@@ -100,6 +100,7 @@ struct sw_priv {
     unsigned char *res;     /* the database's residues, sequence after sequence */
     long *start;            /* sequence i at res + start[i] */
     int *strips;            /* per sequence: ceil(len / 16), the kernel's trips */
+    long *goff;             /* the gather's room: groups + 1 offsets */
     int maxstrips;
     double ccost;           /* the ceiling's cost of the layer asked */
 };
@@ -110,6 +111,7 @@ static void sw_free_priv(void *priv)
     free(p->res);
     free(p->start);
     free(p->strips);
+    free(p->goff);
     free(p);
 }
 
@@ -172,9 +174,7 @@ static void sw_gather_db(const struct dh_khost *h, const int *perm, void *dst)
     const struct sw_priv *p = h->priv;
     const int *len = h->data[LEN];
     unsigned *db = dst;
-    long groups = h->items / SW_GW, *off = malloc((size_t)(groups + 1) * sizeof *off);
-    if (!off)
-        abort();
+    long groups = h->items / SW_GW, *off = p->goff;
     off[0] = 0;
     for (long g = 0; g < groups; g++)
         off[g + 1] = off[g] + sw_group_words(len, perm, g);
@@ -196,7 +196,6 @@ static void sw_gather_db(const struct dh_khost *h, const int *perm, void *dst)
             }
         }
     }
-    free(off);
 }
 
 static int sw_desc(const void *a, const void *b)
@@ -217,7 +216,8 @@ static int sw_generate(struct dh_khost *h, struct dh_err *err)
     int *len = h->data[LEN], *mat = h->data[MAT];
     unsigned char tab[1024], *qry = h->data[QRY];
     if (!(p->start = malloc((size_t)(n + 1) * sizeof *p->start))
-        || !(p->strips = malloc((size_t)n * sizeof *p->strips)))
+        || !(p->strips = malloc((size_t)n * sizeof *p->strips))
+        || !(p->goff = malloc((size_t)(n / SW_GW + 1) * sizeof *p->goff)))
         return dh_err_set(err, DH_E_RESOURCES, "sw: out of host memory");
     sw_freqs(seed ^ 0xf1, tab);
     for (int a = 0; a < SW_MR; a++)             /* the matrix, symmetric */
