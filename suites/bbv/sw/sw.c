@@ -36,6 +36,13 @@
  * bound passes dbw (344 words a sequence: 10% above the seeds 1..8 at
  * small, 15% at medium and large; the generated order needs about 274).
  *
+ * Where SUITES.md 3.13 differs: it keeps the DP row in global memory,
+ * interleaved by thread ([j * nThreads + tid]); here it is a private
+ * array, which CUDA and HIP lay out the same way (a thread's local memory
+ * interleaved by lane) but size by the resident threads rather than all
+ * of them (2^20 x 512 x 8 bytes would be 4 GB at large), and the strip of
+ * 16 columns in registers cuts its traffic to 8 bytes a row of 16 cells.
+ *
  * Verification: every score exactly (int32) against a CPU Gotoh
  * implementation (sw_gotoh), cell by cell in the other order (query in the
  * inner loop) with plain int arrays.
