@@ -21,6 +21,7 @@ extern const struct dh_bench dh_bench_darm_nqu;
 extern const struct dh_bench dh_bench_darm_ms;
 extern const struct dh_bench dh_bench_darm_pcm;
 extern const struct dh_bench dh_bench_bbv_mc;
+extern const struct dh_bench dh_bench_bbv_sw;
 
 static const struct dh_bench *const table[] = {
     &dh_bench_micro_branch,
@@ -39,6 +40,7 @@ static const struct dh_bench *const table[] = {
     &dh_bench_darm_ms,
     &dh_bench_darm_pcm,
     &dh_bench_bbv_mc,
+    &dh_bench_bbv_sw,
 };
 
 #define N_BENCH ((int)(sizeof table / sizeof table[0]))
