@@ -29,9 +29,11 @@ static int check_one(const struct dh_resultfile *in, const char *const *names,
     int N = p->shards;
     struct dh_shard_note *notes = calloc((size_t)N, sizeof *notes);
     char (*missing)[320] = calloc((size_t)N, sizeof *missing);
-    if (!notes || !missing) {
+    int *shown = calloc((size_t)N, sizeof *shown);
+    if (!notes || !missing || !shown) {
         free(notes);
         free(missing);
+        free(shown);
         return dh_err_set(err, DH_E_RESOURCES, "out of memory");
     }
     for (int k = 0; k < N; k++)
@@ -65,11 +67,13 @@ static int check_one(const struct dh_resultfile *in, const char *const *names,
         if (found) {
             nt->ran++;
         } else {
-            size_t o = strlen(missing[nt->index - 1]);
-            int shown = nt->planned - nt->ran - 1;   /* missing ones listed before */
-            if (shown < 2)
-                snprintf(missing[nt->index - 1] + o, sizeof missing[0] - o, "%s%s",
-                         o ? ", " : "", withids->ids[i].id);
+            /* the first missing ids that fit whole */
+            char *ms = missing[nt->index - 1];
+            size_t o = strlen(ms);
+            if (shown[nt->index - 1] < 2 && o + strlen(withids->ids[i].id) + 3 < sizeof missing[0]) {
+                snprintf(ms + o, sizeof missing[0] - o, "%s%s", o ? ", " : "", withids->ids[i].id);
+                shown[nt->index - 1]++;
+            }
         }
     }
     int problems = 0;
@@ -77,8 +81,8 @@ static int check_one(const struct dh_resultfile *in, const char *const *names,
         struct dh_shard_note *nt = &notes[k];
         int lost = nt->planned - nt->ran;
         char more[40] = "";
-        if (lost > 2)
-            snprintf(more, sizeof more, " and %d more", lost - 2);
+        if (lost > shown[k])
+            snprintf(more, sizeof more, "%s%d more", shown[k] ? " and " : "", lost - shown[k]);
         if (withids ? (lost == 0 && (nt->claims || nt->planned)) : nt->claims > 0) {
             nt->state = DH_SHARD_OK;
         } else if (nt->claims == 0 && nt->ran == 0) {
@@ -105,6 +109,7 @@ static int check_one(const struct dh_resultfile *in, const char *const *names,
                     nt->files);
     }
     free(missing);
+    free(shown);
     if (merged) {
         struct dh_plan_rec *o = calloc(1, sizeof *o);
         if (o && withids)
