@@ -87,9 +87,13 @@ static int check_one(const struct dh_resultfile *in, const char *const *names,
             nt->state = DH_SHARD_OK;
         } else if (nt->claims == 0 && nt->ran == 0) {
             nt->state = DH_SHARD_MISSING;
-            snprintf(nt->message, sizeof nt->message, "no results file among the inputs; "
-                     "its %d case%s did not run%s%s%s", nt->planned, nt->planned == 1 ? "" : "s",
-                     lost ? ": " : "", missing[k], more);
+            if (withids && !nt->planned)
+                snprintf(nt->message, sizeof nt->message, "no results file among the inputs "
+                         "(the shard had no cases)");
+            else
+                snprintf(nt->message, sizeof nt->message, "no results file among the inputs; "
+                         "its %d case%s did not run%s%s%s", nt->planned,
+                         nt->planned == 1 ? "" : "s", lost ? ": " : "", missing[k], more);
         } else {
             nt->state = DH_SHARD_INCOMPLETE;
             snprintf(nt->message, sizeof nt->message, "%d of its %d cases have no run "
