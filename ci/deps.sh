@@ -7,6 +7,7 @@ pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
       gnuplot-nox
       clang libclang-rt-dev libomp-dev   # make fuzz: libFuzzer, ASan, UBSan
       fiu-utils                          # tests: failing fsync/rename/fdatasync
+      slurmctld slurmd slurm-client munge  # tests: harness slurm on a one-node Slurm
       hipcc libamdhip64-dev)   # the HIP backend's AMD compile check and plugin
 missing=()
 for p in "${pkgs[@]}"; do

@@ -4,6 +4,7 @@
 #ifndef DH_XML_H
 #define DH_XML_H
 
+#include "plan.h"
 #include "record.h"
 
 #define DH_RESULTS_VERSION 1
@@ -19,6 +20,8 @@ struct dh_resultfile {
     struct dh_devlist devs;     /* the devices the runs used */
     struct dh_run *runs;        /* malloc'd */
     int n_runs;
+    struct dh_plan_rec *plan;   /* a sharded run's or a merge's plan
+                                   (plan.h); NULL in other files */
 };
 
 void dh_env_fill(struct dh_env *e, int argc, char **argv);
@@ -28,6 +31,10 @@ void dh_now_iso(char *out, size_t len);
  * (pending) are left out. */
 int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
                  const struct dh_run *runs, int n, struct dh_err *err);
+/* The same with the plan of a sharded run or a merge (NULL: none). */
+int dh_xml_write_plan(const char *path, const struct dh_env *env,
+                      const struct dh_devlist *devs, const struct dh_run *runs, int n,
+                      const struct dh_plan_rec *plan, struct dh_err *err);
 /* Validate against the embedded schema; -DH_E_DATA with the first error. */
 int dh_xml_validate(const char *path, struct dh_err *err);
 /* Read a file (validated first). Only what the file holds: runs are not

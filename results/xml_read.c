@@ -356,6 +356,65 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
     }
 }
 
+/* <plan>: every value in range, the case list as long as it says and
+ * hashing to its hash; refusals go to `bad` */
+static struct dh_plan_rec *read_plan(xmlNodePtr s)
+{
+    struct dh_plan_rec *p = calloc(1, sizeof *p);
+    if (!p) {
+        refuse(s, "plan", "too large", "memory to read it");
+        return NULL;
+    }
+    sprop(s, "hash", p->hash, sizeof p->hash);
+    p->cases = (int)iprop_in(s, "cases", 0, 0, 1e7);
+    p->shards = (int)iprop_in(s, "shards", 1, 1, DH_MAX_SHARDS);
+    p->shard = (int)iprop_in(s, "shard", 0, 1, p->shards);
+    int nc = 0, nn = 0;
+    for (xmlNodePtr e = s->children; e; e = e->next) {
+        nc += is(e, "case");
+        nn += is(e, "shard");
+    }
+    if (nc && nc != p->cases) {
+        char v[32];
+        snprintf(v, sizeof v, "%d", nc);
+        refuse(s, "the number of plan cases", v, "as many as its cases attribute says");
+    }
+    if (nc)
+        p->ids = calloc((size_t)nc, sizeof *p->ids);
+    if (nn)
+        p->notes = calloc((size_t)nn, sizeof *p->notes);
+    if ((nc && !p->ids) || (nn && !p->notes)) {
+        refuse(s, "plan", "too large", "memory to read it");
+        return p;
+    }
+    int ic = 0;
+    for (xmlNodePtr e = s->children; e; e = e->next) {
+        if (is(e, "case") && ic < nc) {
+            sprop(e, "id", p->ids[ic].id, sizeof p->ids[ic].id);
+            p->ids[ic++].shard = (int)iprop_in(e, "shard", 1, 1, p->shards);
+        } else if (is(e, "shard") && p->n_notes < nn) {
+            struct dh_shard_note *nt = &p->notes[p->n_notes++];
+            char st[32];
+            nt->index = (int)iprop_in(e, "index", 1, 1, p->shards);
+            sprop(e, "state", st, sizeof st);
+            if (dh_shard_state_parse(st, &nt->state))
+                refuse(e, "state", st, "ok, incomplete or missing");
+            nt->planned = (int)iprop_in(e, "planned", 0, 0, 1e7);
+            nt->ran = (int)iprop_in(e, "ran", 0, 0, 1e7);
+            nt->claims = (int)iprop_in(e, "claims", 0, 0, 1e7);
+            sprop(e, "files", nt->files, sizeof nt->files);
+            sprop(e, "message", nt->message, sizeof nt->message);
+        }
+    }
+    if (nc) {
+        char h[17];
+        dh_plan_hash(p->ids, nc, h);
+        if (strcmp(h, p->hash))
+            refuse(s, "the plan hash", p->hash, "the hash of its case ids (the file was edited)");
+    }
+    return p;
+}
+
 static int by_id(const void *a, const void *b)
 {
     const struct dh_run *const *x = a, *const *y = b;
@@ -416,6 +475,9 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
                 d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
                 d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
             }
+        } else if (is(s, "plan")) {
+            if (!out->plan)
+                out->plan = read_plan(s);
         } else if (is(s, "runs")) {
             for (xmlNodePtr e = s->children; e; e = e->next) {
                 if (!is(e, "run"))
@@ -468,6 +530,8 @@ int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
 
 void dh_resultfile_free(struct dh_resultfile *f)
 {
+    dh_plan_rec_free(f->plan);
+    f->plan = NULL;
     free(f->runs);
     f->runs = NULL;
     f->n_runs = 0;

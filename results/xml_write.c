@@ -298,8 +298,43 @@ static int sync_path(const char *path)
     return rc;
 }
 
+static void plan_node(xmlNodePtr root, const struct dh_plan_rec *p)
+{
+    xmlNodePtr e = xmlNewChild(root, NULL, BAD_CAST "plan", NULL);
+    attr(e, "hash", "%s", p->hash);
+    attr(e, "cases", "%d", p->cases);
+    attr(e, "shards", "%d", p->shards);
+    if (p->shard > 0)
+        attr(e, "shard", "%d", p->shard);
+    for (int i = 0; p->ids && i < p->cases; i++) {
+        xmlNodePtr c = xmlNewChild(e, NULL, BAD_CAST "case", NULL);
+        attr(c, "id", "%s", p->ids[i].id);
+        attr(c, "shard", "%d", p->ids[i].shard);
+    }
+    for (int i = 0; i < p->n_notes; i++) {
+        const struct dh_shard_note *nt = &p->notes[i];
+        xmlNodePtr c = xmlNewChild(e, NULL, BAD_CAST "shard", NULL);
+        attr(c, "index", "%d", nt->index);
+        attr(c, "state", "%s", dh_shard_state_name(nt->state));
+        attr(c, "planned", "%d", nt->planned);
+        attr(c, "ran", "%d", nt->ran);
+        attr(c, "claims", "%d", nt->claims);
+        if (nt->files[0])
+            attr(c, "files", "%s", nt->files);
+        if (nt->message[0])
+            attr(c, "message", "%s", nt->message);
+    }
+}
+
 int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
                  const struct dh_run *runs, int n, struct dh_err *err)
+{
+    return dh_xml_write_plan(path, env, devs, runs, n, NULL, err);
+}
+
+int dh_xml_write_plan(const char *path, const struct dh_env *env,
+                      const struct dh_devlist *devs, const struct dh_run *runs, int n,
+                      const struct dh_plan_rec *plan, struct dh_err *err)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "divharness");
@@ -345,6 +380,8 @@ int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_dev
         attr(e, "local_mem_bytes", "%llu", (unsigned long long)d->local_mem_bytes);
         attr(e, "counters", "%s", d->has_counters ? "true" : "false");
     }
+    if (plan)
+        plan_node(root, plan);
     xmlNodePtr rs = xmlNewChild(root, NULL, BAD_CAST "runs", NULL);
     for (int i = 0; i < n; i++)
         if (runs[i].r.status >= 0)

@@ -113,7 +113,8 @@ static void help_everywhere(void **st)
 {
     (void)st;
     const char *cmds[] = {"run", "list", "devices", "validate", "tune", "tune-study", "compare",
-                          "merge", "baseline", "report", "history", "export", "rerun", "emit"};
+                          "merge", "slurm", "baseline", "report", "history", "export", "rerun",
+                          "emit"};
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
         const char *a[] = {cmds[k], "--help", NULL};
         int rc = run(tmpdir, a);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "../stats/load.h"
 #include "../stats/derive.h"
+#include "../stats/shards.h"
 
 /* ---- merge ---- */
 
@@ -23,43 +24,87 @@ static const char *when(const struct dh_resultfile *f)
 int dh_cmd_merge(int argc, char **argv)
 {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: harness merge OUT.xml IN.xml [IN.xml...]\n"
+        printf("usage: harness merge OUT.xml IN.xml [IN.xml...] [--mixed-plans] "
+               "[--allow-missing]\n"
                "  joins results files of the same schema version into OUT.xml (written\n"
                "  atomically; OUT may be one of the inputs). A case present in several\n"
                "  inputs keeps the run measured last (the file's <updated> time, then the\n"
-               "  order given) and the others are named on stderr.\n");
+               "  order given) and the others are named on stderr.\n"
+               "  Shards (harness run --shard I/N): the inputs must be shards of one plan\n"
+               "  (--mixed-plans joins several); every shard and case that did not come\n"
+               "  back is named on stderr and in OUT.xml's <plan>, and the exit is 3.\n"
+               "  --allow-missing  an input that does not exist is named and left out\n"
+               "                   (a shard that never wrote its results)\n");
         return 0;
     }
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1]) {
+    int mixed_ok = 0, allow_missing = 0, npos = 0;
+    const char **pos = calloc((size_t)argc, sizeof *pos);
+    if (!pos) {
+        fprintf(stderr, "harness merge: out of memory\n");
+        return DH_EXIT_INFRA;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--mixed-plans")) {
+            mixed_ok = 1;
+        } else if (!strcmp(argv[i], "--allow-missing")) {
+            allow_missing = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "harness merge: unknown option '%s' (usage: harness merge OUT.xml "
-                    "IN.xml...)\n", argv[i]);
+                    "IN.xml... [--mixed-plans] [--allow-missing])\n", argv[i]);
+            free(pos);
             return DH_EXIT_USAGE;
+        } else {
+            pos[npos++] = argv[i];
         }
-    if (argc < 3) {
-        fprintf(stderr, "usage: harness merge OUT.xml IN.xml [IN.xml...]\n");
+    }
+    if (npos < 2) {
+        fprintf(stderr, "usage: harness merge OUT.xml IN.xml [IN.xml...] [--mixed-plans] "
+                "[--allow-missing]\n");
+        free(pos);
         return DH_EXIT_USAGE;
     }
-    const char *out = argv[1];
-    int nin = argc - 2;
-    struct dh_resultfile *in = calloc((size_t)nin, sizeof *in);
-    int *order = calloc((size_t)nin, sizeof *order);
+    const char *out = pos[0];
+    const char **names = pos + 1;
+    int nin = 0, given = npos - 1, left_out = 0;
+    for (int i = 0; i < given; i++) {
+        if (allow_missing && access(names[i], F_OK)) {
+            fprintf(stderr, "harness merge: %s does not exist: left out (--allow-missing)\n",
+                    names[i]);
+            left_out++;
+            continue;
+        }
+        names[nin++] = names[i];
+    }
+    struct dh_resultfile *in = calloc((size_t)(nin ? nin : 1), sizeof *in);
+    int *order = calloc((size_t)(nin ? nin : 1), sizeof *order);
     struct dh_err e = {0};
-    int code = DH_EXIT_INFRA, total = 0, oom = 0;
+    int code = DH_EXIT_INFRA, total = 0, oom = 0, problems = 0;
     struct dh_run *runs = NULL;
     const char **from = NULL;
+    struct dh_plan_rec *plan = NULL;
     static struct dh_devlist devs;
     if (!in || !order) {
         oom = 1;
         goto out;
     }
+    if (!nin) {
+        fprintf(stderr, "harness merge: none of the %d inputs exists: nothing to merge\n",
+                given);
+        goto out;
+    }
     for (int i = 0; i < nin; i++) {
-        if (dh_results_load(argv[2 + i], &in[i], &e)) {
+        if (dh_results_load(names[i], &in[i], &e)) {
             fprintf(stderr, "harness merge: %s\n", e.msg);
             goto out;
         }
         total += in[i].n_runs;
         order[i] = i;
+    }
+    /* shards: one plan, and every shard and case that did not come back named */
+    problems = dh_shards_check(in, names, nin, mixed_ok, &plan, stderr, &e);
+    if (problems < 0) {
+        fprintf(stderr, "harness merge: %s\n", e.msg);
+        goto out;
     }
     /* oldest first, so that a later run replaces an earlier one (stable) */
     for (int i = 1; i < nin; i++)
@@ -78,7 +123,7 @@ int dh_cmd_merge(int argc, char **argv)
     memset(&devs, 0, sizeof devs);
     for (int k = 0; k < nin; k++) {
         int i = order[k];
-        const char *name = argv[2 + i];
+        const char *name = names[i];
         for (int r = 0; r < in[i].n_runs; r++) {
             const struct dh_run *u = &in[i].runs[r];
             int at = -1;
@@ -119,20 +164,29 @@ int dh_cmd_merge(int argc, char **argv)
             snprintf(env.started, sizeof env.started, "%s", in[k].env.started);
     size_t o = (size_t)snprintf(env.command, sizeof env.command, "harness merge %s", out);
     for (int k = 0; k < nin && o < sizeof env.command; k++)
-        o += (size_t)snprintf(env.command + o, sizeof env.command - o, " %s", argv[2 + k]);
+        o += (size_t)snprintf(env.command + o, sizeof env.command - o, " %s", names[k]);
     for (int k = 0; k < nin && o < sizeof env.command; k++)
         o += (size_t)snprintf(env.command + o, sizeof env.command - o, "%s%s",
                               k ? " | " : " <- ", in[k].env.command);
     dh_run_derive(runs, n);
-    if (dh_xml_write(out, &env, &devs, runs, n, &e)) {
+    if (dh_xml_write_plan(out, &env, &devs, runs, n, plan, &e)) {
         fprintf(stderr, "harness merge: %s\n", e.msg);
         goto out;
     }
     printf("%s: %d run%s from %d file%s", out, n, n == 1 ? "" : "s", nin, nin == 1 ? "" : "s");
     if (replaced)
         printf(" (%d replaced by a later run of the same case)", replaced);
+    if (plan)
+        printf("; plan %s: %d cases in %d shard%s, %d missing or incomplete", plan->hash,
+               plan->cases, plan->shards, plan->shards == 1 ? "" : "s", problems);
     printf("\n");
     code = DH_EXIT_OK;
+    if (problems || left_out) {
+        fprintf(stderr, "harness merge: %d shard%s missing or incomplete%s: %s holds what came "
+                "back and names the rest\n", problems, problems == 1 ? "" : "s",
+                left_out ? " (and inputs left out)" : "", out);
+        code = DH_EXIT_INFRA;
+    }
 out:
     if (oom)
         fprintf(stderr, "harness merge: out of memory\n");
@@ -142,6 +196,8 @@ out:
     free(order);
     free(runs);
     free(from);
+    free(pos);
+    dh_plan_rec_free(plan);
     return code;
 }
 

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "../support/fs.h"
 #include "../run/plan.h"
+#include "../run/shard.h"
 #include "../../tuning/tuning.h"
 #include "../stats/derive.h"
 #include "../report/report.h"
@@ -45,6 +46,9 @@ static void run_usage(FILE *f)
         "                         with results of this command resumes: finished cases\n"
         "                         are kept and skipped\n"
         "  --fresh                start over in --out, replacing its results.xml\n"
+        "  --shard I/N            run shard I of N of the plan (1 <= I <= N): the same\n"
+        "                         plan on every shard, a workload's cases together; the\n"
+        "                         N results files join with `harness merge`\n"
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
@@ -65,6 +69,7 @@ static void run_usage(FILE *f)
 struct ctx {
     struct dh_tune_opts tune;
     const char *path;
+    const struct dh_plan_rec *plan;     /* --shard: the plan, else NULL */
     struct dh_env env;
     struct dh_devlist *devs;
     struct dh_run *runs;
@@ -191,7 +196,7 @@ static int on_finished(void *vctx, int i)
     x->done++;
     dh_run_derive(x->runs, x->n);
     /* every finished run is on disk before the next one starts */
-    if (dh_xml_write(x->path, &x->env, x->devs, x->runs, x->n, &x->err)) {
+    if (dh_xml_write_plan(x->path, &x->env, x->devs, x->runs, x->n, x->plan, &x->err)) {
         x->write_failed = 1;
         return 1;
     }
@@ -270,7 +275,8 @@ static int need_arg(int i, int argc, char **argv)
  * same repetitions); interrupted ones run again. The number kept, or -1
  * with why: the file cannot be read, or holds a case this command does
  * not plan (another command's results: kept, never overwritten). */
-static int resume(const char *path, struct dh_run *runs, int n, char *why, size_t why_len)
+static int resume(const char *path, struct dh_run *runs, int n, const struct dh_plan_rec *plan,
+                  char *why, size_t why_len)
 {
     struct stat sb;
     if (stat(path, &sb))
@@ -280,6 +286,22 @@ static int resume(const char *path, struct dh_run *runs, int n, char *why, size_
     if (dh_xml_read(path, &old, &e)) {
         snprintf(why, why_len, "%s is there and cannot be resumed (%s): it is kept; choose "
                  "another --out, or --fresh to replace it", path, e.msg);
+        return -1;
+    }
+    /* a shard resumes only its own shard of the same plan */
+    if ((plan != NULL) != (old.plan != NULL)
+        || (plan && (strcmp(plan->hash, old.plan->hash) || plan->shards != old.plan->shards
+                     || plan->shard != old.plan->shard))) {
+        char was[80] = "no shard", now[80] = "no shard";
+        if (old.plan)
+            snprintf(was, sizeof was, "shard %d/%d of plan %s", old.plan->shard,
+                     old.plan->shards, old.plan->hash);
+        if (plan)
+            snprintf(now, sizeof now, "shard %d/%d of plan %s", plan->shard, plan->shards,
+                     plan->hash);
+        snprintf(why, why_len, "%s holds results of another command (%s; this is %s): it is "
+                 "kept; choose another --out, or --fresh to replace it", path, was, now);
+        dh_resultfile_free(&old);
         return -1;
     }
     int kept = 0;
@@ -315,6 +337,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     const char *out = NULL, *dump = NULL, *descriptor = NULL;
     int fresh = 0;
     int isolate = 1;
+    int shard = 0, shards = 0;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -392,6 +415,14 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             sel.params[sel.n_params++] = v;
         } else if (!strcmp(a, "--fresh")) {
             fresh = 1;
+        } else if (!strcmp(a, "--shard")) {
+            char why[200];
+            if (!(v = VAL()))
+                return DH_EXIT_USAGE;
+            if (dh_shard_parse(v, &shard, &shards, why, sizeof why)) {
+                fprintf(stderr, "harness run: %s\n", why);
+                return DH_EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--out")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             out = v;
@@ -487,6 +518,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness run: %s\n", e.msg);
         return dh_exit_for(rc);
     }
+    struct dh_plan_rec *plan = NULL;
+    int planned = n;
+    if (shards) {
+        if (!(plan = dh_shard_plan(runs, n, shard, shards))) {
+            fprintf(stderr, "harness run: out of memory\n");
+            free(runs);
+            return DH_EXIT_INFRA;
+        }
+        dh_shard_keep(runs, &n, plan);
+    }
 
     /* the output folder must be writable before anything is measured */
     char dir[4096], path[4200];
@@ -503,6 +544,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             fprintf(stderr, "harness run: cannot make results/runs (%s): choose a writable "
                     "folder with --out DIR\n", strerror(errno));
             free(runs);
+            dh_plan_rec_free(plan);
             return DH_EXIT_INFRA;
         }
         for (int k = 1;; k++) {
@@ -515,7 +557,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         }
     }
     snprintf(path, sizeof path, "%s/results.xml", dir);
-    struct ctx x = {.path = path, .devs = &devs, .runs = runs, .n = n, .tty = isatty(2)};
+    struct ctx x = {.path = path, .plan = plan, .devs = &devs, .runs = runs, .n = n,
+                    .tty = isatty(2)};
     static struct dh_journal journal;
     tune.devs = &devs;
     tune.verbose = getenv("DH_TUNE_VERBOSE") != NULL;
@@ -531,6 +574,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness run: cannot make %s (%s): choose a writable folder with "
                 "--out DIR\n", dir, strerror(errno));
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
     /* one harness per folder; held until exit */
@@ -538,25 +582,32 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     if (dh_dir_lock(dir, why, sizeof why) < 0) {
         fprintf(stderr, "harness run: %s\n", why);
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
     /* a results.xml already there: this command's finished cases are kept
      * (resume); another command's results are never overwritten */
-    int kept = fresh ? 0 : resume(path, runs, n, why, sizeof why);
+    int kept = fresh ? 0 : resume(path, runs, n, plan, why, sizeof why);
     if (kept < 0) {
         fprintf(stderr, "harness run: %s\n", why);
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
     if (kept)
         fprintf(stderr, "harness: resuming: %d of %d cases are finished in %s and kept "
                 "(--fresh starts over)\n", kept, n, path);
-    if (dh_xml_write(path, &x.env, &devs, runs, n, &e)) {
+    if (dh_xml_write_plan(path, &x.env, &devs, runs, n, plan, &e)) {
         fprintf(stderr, "harness run: %s\n", e.msg);
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
-    fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
+    if (plan)
+        fprintf(stderr, "harness: shard %d/%d of plan %s (%d cases): %d case%s -> %s\n",
+                shard, shards, plan->hash, planned, n, n == 1 ? "" : "s", path);
+    else
+        fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
 
     x.current = -1;
     for (int i = 0; i < n; i++)
@@ -571,11 +622,13 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     if (x.write_failed) {
         fprintf(stderr, "harness run: %s\n", x.err.msg);
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
-    if (dh_xml_write(path, &x.env, &devs, runs, n, &e)) {
+    if (dh_xml_write_plan(path, &x.env, &devs, runs, n, plan, &e)) {
         fprintf(stderr, "harness run: %s\n", e.msg);
         free(runs);
+        dh_plan_rec_free(plan);
         return DH_EXIT_INFRA;
     }
     summary(runs, n);
@@ -625,6 +678,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     printf("\nresults: %s\n", path);
     free(runs);
+    dh_plan_rec_free(plan);
     if (rc == -DH_E_INTERRUPTED) {
         fprintf(stderr, "harness run: interrupted; finished results are in %s\n", path);
         return DH_EXIT_INTERRUPTED;

@@ -25,6 +25,7 @@ static void usage(FILE *f)
         "            and annealing need to come within 5%% of the best\n"
         "  compare   judge NEW results against BASE (or the stored baseline), case by case\n"
         "  merge     join several results files into one\n"
+        "  slurm     a run as a Slurm job array of shards and a merge job after it\n"
         "  baseline  store the accepted results of this machine (save, path, list)\n"
         "  report    tables and gnuplot charts of a results file in one folder\n"
         "  emit      the source and options of every build, without a device (CI)\n"
@@ -85,6 +86,8 @@ int main(int argc, char **argv)
         return dh_cmd_compare(argc - 1, argv + 1);
     if (!strcmp(cmd, "merge"))
         return dh_cmd_merge(argc - 1, argv + 1);
+    if (!strcmp(cmd, "slurm"))
+        return dh_cmd_slurm(argc - 1, argv + 1);
     if (!strcmp(cmd, "baseline"))
         return dh_cmd_baseline(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
@@ -96,6 +99,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, baseline, report, history, export, rerun, emit or help\n", cmd);
+            "tune, tune-study, compare, merge, slurm, baseline, report, history, export, rerun, emit or help\n", cmd);
     return DH_EXIT_USAGE;
 }

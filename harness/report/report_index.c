@@ -223,6 +223,36 @@ static void num(FILE *f, double v, const char *fmt)
 }
 
 /* The BBV model next to the measurement (docs/model.md). */
+/* a sharded run's file, or a merge of shards: which shards came back,
+ * and every one that did not, named */
+static void shards_section(FILE *f, const struct dh_plan_rec *p)
+{
+    if (p->shard > 0) {
+        fprintf(f, "> This file is **shard %d of %d** of plan `%s` (%d cases in all): join "
+                   "the shards with `harness merge`.\n\n", p->shard, p->shards, p->hash,
+                p->cases);
+        return;
+    }
+    int bad = 0;
+    for (int i = 0; i < p->n_notes; i++)
+        bad += p->notes[i].state != DH_SHARD_OK;
+    if (bad)
+        fprintf(f, "> **%d of %d shards did not come back whole**: their cases are missing "
+                   "from the tables below (see \"Shards\").\n\n", bad, p->shards);
+    fprintf(f, "## Shards\n\nPlan `%s`: %d cases in %d shards.\n\n| shard | state | cases "
+               "| with a run | files | what is missing |\n|---:|---|---:|---:|---|---|\n",
+            p->hash, p->cases, p->shards);
+    for (int i = 0; i < p->n_notes; i++) {
+        const struct dh_shard_note *nt = &p->notes[i];
+        fprintf(f, "| %d | %s%s%s | %d | %d |", nt->index, nt->state ? "**" : "",
+                dh_shard_state_name(nt->state), nt->state ? "**" : "", nt->planned, nt->ran);
+        cell(f, nt->files[0] ? nt->files : "-");
+        cell(f, nt->message[0] ? nt->message : "-");
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
 static void model_section(FILE *f, const struct dh_resultfile *rf)
 {
     int any = 0;
@@ -285,6 +315,8 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
     if (failed)
         fprintf(f, "> **%d chart%s failed to draw**: see the `.log` file beside each script."
                    "\n\n", failed, failed == 1 ? "" : "s");
+    if (rf->plan)
+        shards_section(f, rf->plan);
     fprintf(f, "## Environment\n\n| | |\n|---|---|\n");
     struct { const char *k, *v; } env[] = {
         {"host", e->host}, {"OS", e->os}, {"kernel", e->kernel}, {"compiler", e->compiler},
