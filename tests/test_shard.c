@@ -1,3 +1,4 @@
+#include <math.h>
 /* test_shard.c — `harness run --shard I/N` and merging shards: the union
  * of all shards is the unsharded plan, each case once, a workload's cases
  * on one shard, the same split every time; the plan read back from a
@@ -82,8 +83,8 @@ static void split(void **st)
     struct dh_run *copy = malloc((size_t)n * sizeof *copy);
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
         int N = counts[c];
-        assert_int_equal(dh_shard_assign(runs, n, N, of), 0);
-        assert_int_equal(dh_shard_assign(runs, n, N, again), 0);
+        assert_int_equal(dh_shard_assign(runs, n, N, NULL, of), 0);
+        assert_int_equal(dh_shard_assign(runs, n, N, NULL, again), 0);
         assert_memory_equal(of, again, (size_t)n * sizeof *of);
         long *load = calloc((size_t)N, sizeof *load);
         int biggest = 0;
@@ -109,7 +110,7 @@ static void split(void **st)
         memset(seen, 0, (size_t)n * sizeof *seen);
         char hash[17] = "";
         for (int I = 1; I <= N; I++) {
-            struct dh_plan_rec *p = dh_shard_plan(runs, n, I, N);
+            struct dh_plan_rec *p = dh_shard_plan(runs, n, I, N, NULL);
             assert_non_null(p);
             assert_int_equal(p->cases, n);
             if (I == 1)
@@ -143,11 +144,75 @@ static void split(void **st)
         free(ids);
     }
     /* more shards than workloads: the extra shards are empty, nothing lost */
-    assert_int_equal(dh_shard_assign(runs, n, 1000, of), 0);
+    assert_int_equal(dh_shard_assign(runs, n, 1000, NULL, of), 0);
     free(of);
     free(again);
     free(seen);
     free(copy);
+    free(runs);
+}
+
+/* costs from an earlier results file: a known case takes its case_ms, an
+ * unknown one the mean of the known; a heavy workload gets a shard of its
+ * own while the light ones share the rest */
+static void weighted(void **st)
+{
+    (void)st;
+    fake_devices("Fake GPU");
+    struct dh_run *runs;
+    int n;
+    assert_int_equal(plan_of("all", "small", &runs, &n), 0);
+    assert_true(n > 50);
+    /* an earlier night that ran the first workload's cases (1000 ms each)
+     * and one other case (10 ms), and a case of no matching key */
+    struct dh_run *prev = calloc((size_t)n + 1, sizeof *prev);
+    int np = 0, heavy = 0;
+    for (int i = 0; i < n; i++)
+        if (dh_same_workload(&runs[i].c, &runs[0].c)) {
+            prev[np] = runs[i];
+            prev[np++].r.case_ms = 1000;
+            heavy++;
+        }
+    int other = -1;
+    for (int i = 0; i < n && other < 0; i++)
+        if (!dh_same_workload(&runs[i].c, &runs[0].c))
+            other = i;
+    prev[np] = runs[other];
+    prev[np++].r.case_ms = 10;
+    snprintf(prev[np].c.key, sizeof prev[np].c.key, "no-such-case");
+    prev[np++].r.case_ms = 5;
+    double *cost = malloc((size_t)n * sizeof *cost);
+    int known = -1;
+    dh_shard_costs(runs, n, prev, np, cost, &known);
+    assert_int_equal(known, heavy + 1);
+    double mean = (1000.0 * heavy + 10) / (heavy + 1);
+    for (int i = 0; i < n; i++) {
+        if (dh_same_workload(&runs[i].c, &runs[0].c))
+            assert_true(cost[i] == 1000);
+        else if (i == other)
+            assert_true(cost[i] == 10);
+        else
+            assert_true(fabs(cost[i] - mean) < 1e-9);
+    }
+    /* heavy: the unknown cases at 1, the first workload far above them */
+    for (int i = 0; i < n; i++)
+        if (!dh_same_workload(&runs[i].c, &runs[0].c))
+            cost[i] = 1;
+    int *of = malloc((size_t)n * sizeof *of), *plain = malloc((size_t)n * sizeof *plain);
+    assert_int_equal(dh_shard_assign(runs, n, 4, cost, of), 0);
+    for (int i = 0; i < n; i++)
+        if (of[i] == of[0])
+            assert_true(dh_same_workload(&runs[i].c, &runs[0].c));   /* alone on its shard */
+    /* all costs 1 is the case count */
+    for (int i = 0; i < n; i++)
+        cost[i] = 1;
+    assert_int_equal(dh_shard_assign(runs, n, 4, cost, of), 0);
+    assert_int_equal(dh_shard_assign(runs, n, 4, NULL, plain), 0);
+    assert_memory_equal(of, plain, (size_t)n * sizeof *of);
+    free(of);
+    free(plain);
+    free(cost);
+    free(prev);
     free(runs);
 }
 
@@ -169,7 +234,7 @@ static const char *tpath(const char *name)
 static void write_shard(const char *path, const struct dh_run *runs, int n, int I, int N,
                         int skip)
 {
-    struct dh_plan_rec *p = dh_shard_plan(runs, n, I, N);
+    struct dh_plan_rec *p = dh_shard_plan(runs, n, I, N, NULL);
     assert_non_null(p);
     struct dh_run *mine = malloc((size_t)n * sizeof *mine);
     memcpy(mine, runs, (size_t)n * sizeof *mine);
@@ -220,7 +285,7 @@ static void merging(void **st)
     assert_int_equal(f.plan->shards, 4);
     assert_int_equal(f.plan->shard, 2);
     assert_int_equal(f.plan->cases, n);
-    struct dh_plan_rec *want = dh_shard_plan(runs, n, 2, 4);
+    struct dh_plan_rec *want = dh_shard_plan(runs, n, 2, 4, NULL);
     assert_string_equal(f.plan->hash, want->hash);
     for (int i = 0; i < n; i++) {
         assert_string_equal(f.plan->ids[i].id, runs[i].c.id);
@@ -383,6 +448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse),
         cmocka_unit_test(split),
+        cmocka_unit_test(weighted),
         cmocka_unit_test(merging),
         cmocka_unit_test(tampered),
     };

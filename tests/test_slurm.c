@@ -118,7 +118,7 @@ static void micro_on_slurm(void **st)
     struct dh_run *plan;
     int n;
     assert_int_equal(dh_plan(&sel, &devs, &plan, &n, &e), 0);
-    struct dh_plan_rec *want = dh_shard_plan(plan, n, 1, 4);
+    struct dh_plan_rec *want = dh_shard_plan(plan, n, 1, 4, NULL);
     assert_non_null(want);
 
     static struct dh_resultfile f;

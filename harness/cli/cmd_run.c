@@ -16,6 +16,7 @@
 #include "../run/shard.h"
 #include "../../tuning/tuning.h"
 #include "../stats/derive.h"
+#include "../stats/load.h"
 #include "../report/report.h"
 #include "../../suites/lib/descriptor.h"
 #include "../../suites/suite.h"
@@ -49,6 +50,8 @@ static void run_usage(FILE *f)
         "  --shard I/N            run shard I of N of the plan (1 <= I <= N): the same\n"
         "                         plan on every shard, a workload's cases together; the\n"
         "                         N results files join with `harness merge`\n"
+        "  --shard-costs FILE     balance the shards by each case's wall time in an\n"
+        "                         earlier results file (give every shard the same one)\n"
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
@@ -338,6 +341,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     int fresh = 0;
     int isolate = 1;
     int shard = 0, shards = 0;
+    const char *shard_costs = NULL;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -423,6 +427,9 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 fprintf(stderr, "harness run: %s\n", why);
                 return DH_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--shard-costs")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            shard_costs = v;
         } else if (!strcmp(a, "--out")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             out = v;
@@ -520,8 +527,31 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     struct dh_plan_rec *plan = NULL;
     int planned = n;
+    if (shard_costs && !shards) {
+        fprintf(stderr, "harness run: --shard-costs balances shards: give --shard I/N too\n");
+        free(runs);
+        return DH_EXIT_USAGE;
+    }
     if (shards) {
-        if (!(plan = dh_shard_plan(runs, n, shard, shards))) {
+        double *cost = NULL;
+        if (shard_costs) {
+            struct dh_resultfile prev;
+            int known = 0;
+            if ((rc = dh_results_load(shard_costs, &prev, &e))) {
+                fprintf(stderr, "harness run: --shard-costs %s: %s\n", shard_costs, e.msg);
+                free(runs);
+                return dh_exit_for(rc);
+            }
+            if ((cost = malloc((size_t)(n ? n : 1) * sizeof *cost)))
+                dh_shard_costs(runs, n, prev.runs, prev.n_runs, cost, &known);
+            dh_resultfile_free(&prev);
+            if (cost)
+                fprintf(stderr, "harness run: shard costs from %s: %d of %d cases found (the "
+                        "rest at their mean)\n", shard_costs, known, n);
+        }
+        plan = (!shard_costs || cost) ? dh_shard_plan(runs, n, shard, shards, cost) : NULL;
+        free(cost);
+        if (!plan) {
             fprintf(stderr, "harness run: out of memory\n");
             free(runs);
             return DH_EXIT_INFRA;

@@ -25,13 +25,14 @@ int dh_shard_parse(const char *text, int *index, int *count, char *why, size_t w
     return 0;
 }
 
-int dh_shard_assign(const struct dh_run *runs, int n, int count, int *shard_of)
+int dh_shard_assign(const struct dh_run *runs, int n, int count, const double *cost,
+                    int *shard_of)
 {
     /* workloads: group[i] = the first case of run i's workload */
     int *group = malloc((size_t)(n ? n : 1) * sizeof *group);
     int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    int *size = calloc((size_t)(n ? n : 1), sizeof *size);
-    long *load = calloc((size_t)count, sizeof *load);
+    double *size = calloc((size_t)(n ? n : 1), sizeof *size);
+    double *load = calloc((size_t)count, sizeof *load);
     if (!group || !order || !size || !load) {
         free(group);
         free(order);
@@ -52,7 +53,7 @@ int dh_shard_assign(const struct dh_run *runs, int n, int count, int *shard_of)
             }
         if (group[i] == i)
             order[ng++] = i;
-        size[group[i]]++;
+        size[group[i]] += cost ? cost[i] : 1;
     }
     /* largest workload first; equal ones in plan order (stable) */
     for (int a = 1; a < ng; a++)
@@ -78,13 +79,14 @@ int dh_shard_assign(const struct dh_run *runs, int n, int count, int *shard_of)
     return 0;
 }
 
-struct dh_plan_rec *dh_shard_plan(const struct dh_run *runs, int n, int index, int count)
+struct dh_plan_rec *dh_shard_plan(const struct dh_run *runs, int n, int index, int count,
+                                  const double *cost)
 {
     struct dh_plan_rec *p = calloc(1, sizeof *p);
     int *of = malloc((size_t)(n ? n : 1) * sizeof *of);
     if (p)
         p->ids = calloc((size_t)(n ? n : 1), sizeof *p->ids);
-    if (!p || !of || !p->ids || dh_shard_assign(runs, n, count, of)) {
+    if (!p || !of || !p->ids || dh_shard_assign(runs, n, count, cost, of)) {
         free(of);
         dh_plan_rec_free(p);
         return NULL;
@@ -111,4 +113,26 @@ void dh_shard_keep(struct dh_run *runs, int *n, const struct dh_plan_rec *plan)
             k++;
         }
     *n = k;
+}
+
+void dh_shard_costs(const struct dh_run *runs, int n, const struct dh_run *prev, int n_prev,
+                    double *cost, int *known)
+{
+    double sum = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        cost[i] = -1;
+        for (int j = 0; j < n_prev; j++)
+            if (!strcmp(prev[j].c.key, runs[i].c.key) && prev[j].r.case_ms > 0) {
+                cost[i] = prev[j].r.case_ms;
+                sum += cost[i];
+                k++;
+                break;
+            }
+    }
+    double mean = k ? sum / k : 1;
+    for (int i = 0; i < n; i++)
+        if (cost[i] < 0)
+            cost[i] = mean;
+    *known = k;
 }
