@@ -38,6 +38,22 @@ fi
 # the OpenCL device index of the NVIDIA GPU
 ocl_gpu=$($H devices 2>/dev/null | awk '/^opencl/ {o=1; next} /^[a-z]/ {o=0} o && /^  \[[0-9]+\]/ && /gpu/ {gsub(/[^0-9]/,"",$1); print $1; exit}')
 
+# suite_all S: suite S at $SIZE with --variant all, CUDA then NVIDIA's
+# OpenCL, each table printed
+suite_all() {
+  log "$1 suite, cuda (${SIZE:-medium})"
+  timeout 560 $H run --suite "$1" --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant all --out "$out/$1-cuda" ${SUITE_ARGS:-} > "$out/$1-cuda.txt" 2>&1
+  grep -vE "^\[" "$out/$1-cuda.txt" | sed -n '/^bench/,/^$/p'
+  if [ -n "$ocl_gpu" ]; then
+    log "$1 suite, opencl device $ocl_gpu (${SIZE:-medium})"
+    timeout 560 $H run --suite "$1" --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
+        --reps "${REPS:-20}" --variant all --out "$out/$1-opencl" ${SUITE_ARGS:-} \
+        > "$out/$1-opencl.txt" 2>&1
+    grep -vE "^\[" "$out/$1-opencl.txt" | sed -n '/^bench/,/^$/p'
+  fi
+}
+
 for s in $steps; do case $s in
 env)
   log "env"
@@ -167,17 +183,7 @@ parboil-ncu)
 rodinia)
   # the rodinia suite at medium: every benchmark and variant, each bs and
   # meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
-  log "rodinia suite, cuda (${SIZE:-medium})"
-  timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
-      --variant all --out "$out/rodinia-cuda" ${SUITE_ARGS:-} > "$out/rodinia-cuda.txt" 2>&1
-  grep -vE "^\[" "$out/rodinia-cuda.txt" | sed -n '/^bench/,/^$/p'
-  if [ -n "$ocl_gpu" ]; then
-    log "rodinia suite, opencl device $ocl_gpu (${SIZE:-medium})"
-    timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
-        --reps "${REPS:-20}" --variant all --out "$out/rodinia-opencl" ${SUITE_ARGS:-} \
-        > "$out/rodinia-opencl.txt" 2>&1
-    grep -vE "^\[" "$out/rodinia-opencl.txt" | sed -n '/^bench/,/^$/p'
-  fi ;;
+  suite_all rodinia ;;
 rodinia-lud)
   # rodinia/lud alone: every bs (16 32 64), baseline against melded
   # (meld=wave and always), ddom and kms, the perimeter launches timed, at
@@ -191,17 +197,7 @@ rodinia-lud)
 darm)
   # the darm suite at medium: every benchmark and variant, each bs, input
   # and meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
-  log "darm suite, cuda (${SIZE:-medium})"
-  timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
-      --variant all --out "$out/darm-cuda" ${SUITE_ARGS:-} > "$out/darm-cuda.txt" 2>&1
-  grep -vE "^\[" "$out/darm-cuda.txt" | sed -n '/^bench/,/^$/p'
-  if [ -n "$ocl_gpu" ]; then
-    log "darm suite, opencl device $ocl_gpu (${SIZE:-medium})"
-    timeout 560 $H run --suite darm --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" \
-        --reps "${REPS:-20}" --variant all --out "$out/darm-opencl" ${SUITE_ARGS:-} \
-        > "$out/darm-opencl.txt" 2>&1
-    grep -vE "^\[" "$out/darm-opencl.txt" | sed -n '/^bench/,/^$/p'
-  fi ;;
+  suite_all darm ;;
 rodinia-hip)
   log "rodinia suite, hip (${SIZE:-medium})"
   timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
