@@ -18,31 +18,14 @@ static char harness[PATH_MAX], tmpdir[64], out[1 << 16];
 static int run_prog(const char *prog, const char *cwd, const char *const *args)
 {
     char log[128];
+    const char *argv[64];
+    int n = 0;
     snprintf(log, sizeof log, "%s/.log", tmpdir);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || chdir(cwd))
-            _exit(120);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        char *argv[64];
-        int n = 0;
-        argv[n++] = (char *)prog;
-        for (; args[n - 1] && n < 63; n++)
-            argv[n] = (char *)args[n - 1];
-        argv[n] = NULL;
-        execvp(prog, argv);
-        _exit(121);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    FILE *f = fopen(log, "r");
-    size_t len = f ? fread(out, 1, sizeof out - 1, f) : 0;
-    out[len] = 0;
-    if (f)
-        fclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    argv[n++] = prog;
+    for (; args[n - 1] && n < 63; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    return dh_test_exec(cwd, argv, log, out, sizeof out);
 }
 
 static int run(const char *cwd, const char *const *args)

@@ -25,26 +25,7 @@ static int run_prog(const char *const *args)
 {
     char log[128];
     snprintf(log, sizeof log, "%s/.log", tmpdir);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0)
-            _exit(120);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execvp(args[0], (char *const *)args);
-        _exit(121);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    FILE *f = fopen(log, "r");
-    size_t len = f ? fread(out, 1, sizeof out - 1, f) : 0;
-    out[len] = 0;
-    if (f)
-        fclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return dh_test_exec(NULL, args, log, out, sizeof out);
 }
 
 static int slurm_running(void)

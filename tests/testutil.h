@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../backends/backend.h"
 
@@ -32,6 +35,35 @@ static inline int dh_test_has_device(const char *backend)
         return 0;
     }
     return 1;
+}
+
+/* Run argv (NULL-terminated, argv[0] a path or a name on PATH) in cwd
+ * (NULL: here), its stdout and stderr into the file log and then into
+ * out (at most out_len - 1 bytes). The exit status, 128 + the signal, or
+ * 120 / 121 when the log could not be opened or the program not run. */
+static inline int dh_test_exec(const char *cwd, const char *const *argv, const char *log,
+                               char *out, size_t out_len)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || (cwd && chdir(cwd)))
+            _exit(120);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execvp(argv[0], (char *const *)argv);
+        _exit(121);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    FILE *f = fopen(log, "r");
+    size_t len = f ? fread(out, 1, out_len - 1, f) : 0;
+    out[len] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 #define dh_test_need_device(backend)          \
