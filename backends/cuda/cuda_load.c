@@ -183,6 +183,43 @@ static void dh__cuda_load_once(void)
     dh__cuda_rt.ok = 1;
 }
 
+/* NVRTC alone, for compiling without a driver (cuda_offline.c). The
+ * pointers are the same as dh__cuda_load's: dlopen of one library gives
+ * one handle, so whichever runs first, both agree. */
+static pthread_once_t dh__nvrtc_once = PTHREAD_ONCE_INIT;
+static int dh__nvrtc_ok;
+static char dh__nvrtc_why[512];
+
+static void dh__cuda_load_nvrtc_once(void)
+{
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s", dh__cuda_rt.why);
+    void *rtc = dh__cuda_open_nvrtc();
+    if (rtc) {
+        dh__nvrtc_ok = 1;
+#define DH__LOAD_RTC(f)                                                      \
+    if (dh__nvrtc_ok && !(*(void **)&dh__cuda_##f =                          \
+              dh__cuda_sym(rtc, dh__cuda_rt.nvrtc_path, #f)))                \
+        dh__nvrtc_ok = 0;
+        DH__RTC_FUNCS(DH__LOAD_RTC)
+#undef DH__LOAD_RTC
+    }
+    if (dh__nvrtc_ok && dh__cuda_nvrtcVersion(&dh__cuda_rt.nvrtc_major,
+                                              &dh__cuda_rt.nvrtc_minor) != NVRTC_SUCCESS)
+        dh__cuda_rt.nvrtc_major = dh__cuda_rt.nvrtc_minor = 0;
+    if (!dh__nvrtc_ok)
+        snprintf(dh__nvrtc_why, sizeof dh__nvrtc_why, "%s", dh__cuda_rt.why);
+    snprintf(dh__cuda_rt.why, sizeof dh__cuda_rt.why, "%s", keep);
+}
+
+int dh__cuda_load_nvrtc(struct dh_err *err)
+{
+    pthread_once(&dh__nvrtc_once, dh__cuda_load_nvrtc_once);
+    if (!dh__nvrtc_ok)
+        return dh_err_set(err, DH_E_UNAVAILABLE, "%s", dh__nvrtc_why);
+    return 0;
+}
+
 int dh__cuda_load(struct dh_err *err)
 {
     pthread_once(&dh__cuda_once, dh__cuda_load_once);

@@ -63,6 +63,11 @@ extern struct dh__cuda_runtime dh__cuda_rt;
  * text as dh__cuda_rt.why). Thread-safe. */
 int dh__cuda_load(struct dh_err *err);
 
+/* NVRTC alone (no driver needed): 0, or -DH_E_UNAVAILABLE with the
+ * reason. The dh__cuda_nvrtc* pointers and dh__cuda_rt.nvrtc_* are set
+ * on success. Thread-safe. */
+int dh__cuda_load_nvrtc(struct dh_err *err);
+
 /* NVML's driver version string (e.g. "580.159") and the max SM clock of
  * CUDA device `d`; left "" / 0 where NVML is missing or silent. */
 void dh__cuda_nvml_info(CUdevice d, char *driver, size_t driver_len,

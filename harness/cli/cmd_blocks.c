@@ -1,0 +1,229 @@
+/* cmd_blocks.c — `harness blocks`: a benchmark's DH_BB blocks priced two
+ * ways side by side: the hand-counted operation table of its C file
+ * (under the nvidia-sm90 latency table) and its compiled machine code
+ * (harness/model/sasscost.h: the build a run makes, compiled with NVRTC
+ * for sm_<arch>, disassembled, instructions mapped to blocks). No device:
+ * the case is planned against a made-up CUDA device, as `emit` does. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../suites/suite.h"
+#include "../model/bbv.h"
+#include "../model/sasscost.h"
+#include "../run/plan.h"
+#include "../run/runner.h"
+#include "../run/source.h"
+#include "cli.h"
+
+static void blocks_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: harness blocks --bench SUITE/BENCH [options]\n"
+        "  per marked block: the hand table's instructions and cycles, and from the\n"
+        "  compiled kernel (NVRTC -lineinfo, nvdisasm -c -gi): instructions, issue\n"
+        "  cost (sm_90 table), predicated (if-converted) instructions, loops\n"
+        "  --bench S/B     the benchmark (its baseline kernel)\n"
+        "  --size S        small|medium|large (default medium)\n"
+        "  --param k=v     workload parameters, as for run (repeatable; first value)\n"
+        "  --arch CC       compute capability to compile for (default 90)\n"
+        "  --kernel NAME   the kernel (default: the one named *_baseline)\n"
+        "  --sass FILE     read this nvdisasm -c -gi listing instead of compiling\n"
+        "  --costs         print the sm_90 issue-cost table and stop\n"
+        "nvdisasm: $DH_NVDISASM, else on PATH; it must read NVRTC's CUBINs (README).\n"
+        "exit codes: 0 ok, 3 no NVRTC/nvdisasm or a failed compile, 64 usage error\n");
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    size_t r;
+    while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (n + 1 == cap) {
+            char *v = realloc(b, cap *= 2);
+            if (!v) {
+                free(b);
+                b = NULL;
+            }
+            b = v;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    return b;
+}
+
+int dh_cmd_blocks(int argc, char **argv)
+{
+    const char *bench = NULL, *size = "medium", *kernel = NULL, *sass = NULL;
+    const char *params[64];
+    int n_params = 0, arch = 90;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            blocks_usage(stdout);
+            return DH_EXIT_OK;
+        }
+        if (!strcmp(a, "--costs")) {
+            char t[4096];
+            dh_sass_cost_table(t, sizeof t);
+            printf("# opcode prefix, issue cycles per warp instruction (sm_90)\n%s", t);
+            return DH_EXIT_OK;
+        }
+        if (!v) {
+            fprintf(stderr, "harness blocks: %s needs a value\n", a);
+            blocks_usage(stderr);
+            return DH_EXIT_USAGE;
+        }
+        i++;
+        if (!strcmp(a, "--bench"))
+            bench = v;
+        else if (!strcmp(a, "--size"))
+            size = v;
+        else if (!strcmp(a, "--kernel"))
+            kernel = v;
+        else if (!strcmp(a, "--sass"))
+            sass = v;
+        else if (!strcmp(a, "--arch")) {
+            if (!dh_cli_int("blocks", a, v, 10, 999, &arch))
+                return DH_EXIT_USAGE;
+        } else if (!strcmp(a, "--param") && n_params < 64)
+            params[n_params++] = v;
+        else {
+            fprintf(stderr, "harness blocks: unknown option '%s'\n", a);
+            blocks_usage(stderr);
+            return DH_EXIT_USAGE;
+        }
+    }
+    const char *slash = bench ? strchr(bench, '/') : NULL;
+    if (!slash || !slash[1] || slash == bench) {
+        fprintf(stderr, "harness blocks: --bench SUITE/BENCH is required (e.g. micro/branch; "
+                        "`harness list` names them)\n");
+        return DH_EXIT_USAGE;
+    }
+    char suite[64], name[64];
+    snprintf(suite, sizeof suite, "%.*s", (int)(slash - bench), bench);
+    snprintf(name, sizeof name, "%s", slash + 1);
+
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    devs.n = 1;
+    snprintf(devs.d[0].backend, sizeof devs.d[0].backend, "cuda");
+    struct dh_device_info *info = &devs.d[0].info;
+    snprintf(info->name, sizeof info->name, "blocks sm_%d", arch);
+    snprintf(info->arch, sizeof info->arch, "sm_%d", arch);
+    snprintf(info->kind, sizeof info->kind, "gpu");
+    info->warp_width = 32;
+    info->warp_source = DH_WARP_OVERRIDE;
+    info->max_wg = 1024;
+    info->local_mem_bytes = 49152;
+    info->global_mem_bytes = info->max_alloc_bytes = 1ull << 40;
+    devs.n_backends = 1;
+    snprintf(devs.b[0].name, sizeof devs.b[0].name, "cuda");
+    devs.b[0].n_devices = 1;
+
+    struct dh_selection sel;
+    memset(&sel, 0, sizeof sel);
+    sel.suite = suite;
+    sel.benches = name;
+    sel.variants = "baseline";
+    sel.backends = "cuda";
+    sel.size = size;
+    sel.reps = 1;
+    sel.timeout_s = 60;
+    sel.model = 1;
+    sel.n_params = n_params;
+    for (int i = 0; i < n_params; i++)
+        sel.params[i] = params[i];
+    struct dh_run *runs = NULL;
+    int n = 0;
+    struct dh_err e = {0};
+    int rc = dh_plan(&sel, &devs, &runs, &n, &e);
+    if (rc) {
+        fprintf(stderr, "harness blocks: %s\n", e.msg);
+        return dh_exit_for(-rc);
+    }
+    if (n < 1 || !runs[0].c.bench->blocks) {
+        fprintf(stderr, "harness blocks: %s has %s\n", bench,
+                n < 1 ? "no baseline case on cuda" : "no marked blocks (DH_BB)");
+        free(runs);
+        return DH_EXIT_USAGE;
+    }
+    const struct dh_case *c = &runs[0].c;
+    const struct dh_bench *b = c->bench;
+    char *src = dh_source_assemble(c);
+    char opts[8192];
+    if (!src || dh_source_options(c, info, opts, sizeof opts)) {
+        free(src);
+        free(runs);
+        fprintf(stderr, "harness blocks: %s: cannot assemble the build\n", bench);
+        return DH_EXIT_INFRA;
+    }
+    struct dh_sass_costs sc;
+    if (sass) {
+        char *listing = read_all(sass);
+        if (!listing) {
+            fprintf(stderr, "harness blocks: cannot read %s\n", sass);
+            rc = -DH_E_IO;
+        } else {
+            rc = dh_sass_costs_listing(listing, src, opts, kernel, b->n_blocks, &sc, &e);
+            snprintf(sc.disasm, sizeof sc.disasm, "%s", sass);
+        }
+        free(listing);
+    } else {
+        rc = dh_sass_costs_build(arch, src, opts, kernel, b->n_blocks, &sc, &e);
+    }
+    free(src);
+    if (rc) {
+        if (e.msg[0])
+            fprintf(stderr, "harness blocks: %s\n", e.msg);
+        free(runs);
+        return dh_exit_for(-rc);
+    }
+    struct dh_latency_table t;
+    struct dh_device_info h100 = {0};
+    snprintf(h100.arch, sizeof h100.arch, "sm_90");
+    unsetenv("DH_LATENCY_TABLE");            /* the hand side: the built-in table */
+    dh_latency_table_for(&h100, &t, &e);
+    double *hc = calloc((size_t)b->n_blocks, sizeof *hc), *hi = calloc((size_t)b->n_blocks, sizeof *hi);
+    if (!hc || !hi) {
+        free(hc);
+        free(hi);
+        dh_sass_costs_free(&sc);
+        free(runs);
+        fprintf(stderr, "harness blocks: out of host memory\n");
+        return DH_EXIT_INFRA;
+    }
+    dh_bbv_block_costs(b->blocks, b->n_blocks, &t, hc, hi);
+    char label[300];
+    dh_case_variant_label(c, label, sizeof label);
+    printf("# %s %s size=%s, kernel %s, sm_%d, %s, %s\n", bench, label, c->size, sc.kernel,
+           arch, sc.compiler[0] ? sc.compiler : "listing", sc.disasm);
+    printf("# hand: the C file's table under %s (instructions, cycles); sass: per execution\n"
+           "# (static count; DH_BB_N blocks: loop / unroll), issue cost per `harness blocks --costs`\n",
+           t.name);
+    printf("%3s %-22s %8s %8s | %8s %8s %6s %6s %6s %6s %6s\n", "id", "block", "hand_in",
+           "hand_cy", "sass_in", "sass_cy", "static", "pred", "loop", "unroll", "shared");
+    for (int k = 0; k < b->n_blocks; k++) {
+        const struct dh_sass_block *o = &sc.b[k];
+        printf("%3d %-22.22s %8.1f %8.1f | %8.1f %8.1f %6d %6d %6d %6d %6d%s\n", k,
+               b->blocks[k].name, hi[k], hc[k], o->inst_per_exec, o->cost_per_exec, o->insts,
+               o->predicated, o->loop_insts, o->unroll, o->shared, o->n_form ? "  (N)" : "");
+    }
+    printf("# kernel: %d instructions, %d outside every marked region, %d on lines of several "
+           "blocks (given to none)\n", sc.total, sc.unmarked, sc.shared);
+    if (sc.unresolved)
+        printf("# %d markers whose id is not a constant expression (first: %s)\n",
+               sc.unresolved, sc.first_unresolved);
+    free(hc);
+    free(hi);
+    dh_sass_costs_free(&sc);
+    free(runs);
+    return DH_EXIT_OK;
+}

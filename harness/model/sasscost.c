@@ -1,0 +1,188 @@
+/* sasscost.c — see sasscost.h: the compile (backends/offline.h), the
+ * disassembler run as a child process, the mapping (sass.c). */
+#include "sasscost.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../backends/offline.h"
+
+void dh_sass_costs_free(struct dh_sass_costs *c)
+{
+    free(c->b);
+    memset(c, 0, sizeof *c);
+}
+
+int dh_sass_costs_listing(const char *listing, const char *source, const char *options,
+                          const char *kernel, int n_blocks, struct dh_sass_costs *out,
+                          struct dh_err *err)
+{
+    memset(out, 0, sizeof *out);
+    struct dh_sass s;
+    struct dh_bb_markers m;
+    int rc = dh_sass_parse(listing, &s, err);
+    if (rc) {
+        dh_sass_free(&s);
+        return rc;
+    }
+    if ((rc = dh_bb_markers_scan(source, options, &m, err))) {
+        dh_sass_free(&s);
+        return rc;
+    }
+    int f = -1;
+    if (kernel) {
+        f = dh_sass_func(&s, kernel);
+    } else {
+        for (int i = 0; i < s.n_funcs; i++) {
+            size_t n = strlen(s.funcs[i]);
+            if (n >= 9 && !strcmp(s.funcs[i] + n - 9, "_baseline")) {
+                if (f >= 0) {
+                    f = -2;
+                    break;
+                }
+                f = i;
+            }
+        }
+    }
+    if (f < 0) {
+        char names[512] = "";
+        for (int i = 0; i < s.n_funcs; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     i ? ", " : "", s.funcs[i]);
+        rc = dh_err_set(err, DH_E_USAGE, "%s in the compiled code: choose --kernel from %s",
+                        kernel ? "no such kernel" : f == -2 ? "several *_baseline kernels"
+                                                            : "no *_baseline kernel", names);
+    } else if (!(out->b = calloc((size_t)(n_blocks > 0 ? n_blocks : 1), sizeof *out->b))) {
+        rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory");
+    } else {
+        out->n_blocks = n_blocks;
+        snprintf(out->kernel, sizeof out->kernel, "%s", s.funcs[f]);
+        dh_sass_blocks(&s, f, &m, n_blocks, out->b, &out->unmarked, &out->shared);
+        for (int i = 0; i < s.n; i++)
+            out->total += s.v[i].func == f;
+        out->unresolved = m.unresolved;
+        snprintf(out->first_unresolved, sizeof out->first_unresolved, "%s", m.first_unresolved);
+    }
+    dh_sass_free(&s);
+    dh_bb_markers_free(&m);
+    return rc;
+}
+
+/* Run argv with stdout into *text (malloc'd) and stderr's first line into
+ * why. The exit status, or -1 when it could not start. */
+static int run_capture(char *const argv[], char **text, char *why, size_t why_len)
+{
+    int out[2], errp[2];
+    *text = NULL;
+    if (pipe(out))
+        return -1;
+    if (pipe(errp)) {
+        close(out[0]);
+        close(out[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(out[1], 1);
+        dup2(errp[1], 2);
+        close(out[0]);
+        close(errp[0]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(out[1]);
+    close(errp[1]);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (buf && n + 4096 > cap) {
+            char *v = realloc(buf, cap * 2);
+            if (!v) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = v;
+                cap *= 2;
+            }
+        }
+        char sink[4096];
+        ssize_t r = buf ? read(out[0], buf + n, cap - n - 1) : read(out[0], sink, sizeof sink);
+        if (r <= 0)
+            break;
+        if (buf)
+            n += (size_t)r;
+    }
+    char eb[1024];
+    ssize_t en = read(errp[0], eb, sizeof eb - 1);
+    eb[en > 0 ? en : 0] = 0;
+    char sink[4096];
+    while (read(errp[0], sink, sizeof sink) > 0) {
+    }
+    close(out[0]);
+    close(errp[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    snprintf(why, why_len, "%.*s", (int)strcspn(eb, "\n"), eb);
+    if (buf)
+        buf[n] = 0;
+    *text = buf;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
+                        int n_blocks, struct dh_sass_costs *out, struct dh_err *err)
+{
+    memset(out, 0, sizeof *out);
+    void *img = NULL;
+    size_t size = 0;
+    char compiler[64] = "";
+    int rc = dh_offline_cubin(cc, source, options, &img, &size, compiler, sizeof compiler, err);
+    if (rc)
+        return rc;
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/dh-sass-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        free(img);
+        return dh_err_set(err, DH_E_IO, "cannot create a temporary file in %s: %s",
+                          tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    }
+    int wrote = write(fd, img, size) == (ssize_t)size;
+    close(fd);
+    free(img);
+    if (!wrote) {
+        unlink(path);
+        return dh_err_set(err, DH_E_IO, "cannot write the CUBIN to %s", path);
+    }
+    const char *nd = getenv("DH_NVDISASM");
+    if (!nd || !*nd)
+        nd = "nvdisasm";
+    char *argv[] = {(char *)nd, "-c", "-gi", path, NULL};
+    char *listing = NULL, why[512] = "";
+    int st = run_capture(argv, &listing, why, sizeof why);
+    unlink(path);
+    if (st != 0) {
+        free(listing);
+        return dh_err_set(err, DH_E_UNAVAILABLE,
+                          "%s could not read the %s CUBIN (%s): it must be at least as new as "
+                          "NVRTC; install one (python3 -m pip install --target DIR "
+                          "nvidia-cuda-nvdisasm) and set DH_NVDISASM=DIR/nvidia/cu13/bin/nvdisasm",
+                          nd, compiler, why[0] ? why : st == 127 ? "not found" : "failed");
+    }
+    rc = dh_sass_costs_listing(listing, source, options, kernel, n_blocks, out, err);
+    free(listing);
+    if (!rc) {
+        snprintf(out->compiler, sizeof out->compiler, "%s", compiler);
+        snprintf(out->disasm, sizeof out->disasm, "%s", nd);
+    }
+    return rc;
+}
