@@ -527,11 +527,14 @@ struct scan {
 static int marker_add(struct scan *sc, long id, int n_form, const char *text, int ok)
 {
     struct dh_bb_markers *m = sc->m;
+    /* an id that does not evaluate (a runtime value) still ends the
+     * region before it: its code is of an unknown block (-1), not of the
+     * block above */
     if (!ok || id < 0 || id > 1 << 20) {
         if (!m->unresolved++)
             snprintf(m->first_unresolved, sizeof m->first_unresolved, "%s:%d: %.100s",
                      sc->file, sc->line, text);
-        return 0;
+        id = -1;
     }
     if (m->n == sc->cap) {
         sc->cap = sc->cap ? 2 * sc->cap : 64;
@@ -853,6 +856,8 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                 return -2;
             }
         }
+        if (best >= 0 && m->v[best].id < 0)
+            return -1;
         if (best >= 0) {
             /* another block marked on the same line: shared */
             for (int i = 0; i < m->n; i++)
@@ -884,11 +889,16 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         return;
     }
     for (int i = 0; i < m->n; i++)
-        if (m->v[i].id < nb && m->v[i].n_form)
+        if (m->v[i].id >= 0 && m->v[i].id < nb && m->v[i].n_form)
             out[m->v[i].id].n_form = 1;
     for (int i = 0; i < s->n; i++) {
         blk[i] = -1;
         if (s->v[i].func != func)
+            continue;
+        /* alignment padding and the unreachable self-branch after EXIT
+         * are never issued */
+        if (!strcmp(s->v[i].op, "NOP") ||
+            (!strcmp(s->v[i].op, "BRA") && s->v[i].target == (long)s->v[i].addr))
             continue;
         int pair[2] = {-1, -1};
         blk[i] = dh_sass_block_of(s, &s->v[i], m, pair);

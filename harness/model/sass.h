@@ -80,7 +80,7 @@ struct dh_bb_marker {
     char file[256];
     int line;
     int last;                     /* the region's last line */
-    int id;
+    int id;                       /* -1: the id did not evaluate (a runtime value) */
     int n_form;                   /* DH_BB_N: the block counts loop iterations */
     int scope;                    /* the enclosing '{' (order of appearance) */
 };

@@ -1,0 +1,248 @@
+/* test_sass.c — block costs from compiled code: the nvdisasm parser on a
+ * committed listing (tests/data/sass/tiny.sass of tiny.cu: a predicated
+ * block, a block split over two line ranges, inlined functions, a line
+ * that marks two blocks, a loop), the marker scan and line -> block
+ * mapping, the sm_90 cost table, and (needs NVRTC and an nvdisasm that
+ * reads its CUBINs, else SKIPPED) the whole path on micro/branch. Run
+ * from the repository root (the fixtures' paths). */
+#include <math.h>
+
+#include "testutil.h"
+#include "../harness/model/sass.h"
+#include "../harness/model/sasscost.h"
+#include "../backends/offline.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+static const struct dh_sass_inst *at(const struct dh_sass *s, unsigned addr)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i].addr == addr)
+            return &s->v[i];
+    fail_msg("no instruction at %#x", addr);
+    return NULL;
+}
+
+static void parse_listing(void **st)
+{
+    (void)st;
+    char *text = slurp("tests/data/sass/tiny.sass");
+    struct dh_sass s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_sass_parse(text, &s, &e), 0);
+    assert_int_equal(s.n_funcs, 1);
+    assert_string_equal(s.funcs[0], "tiny_baseline");
+    assert_int_equal(s.n, 0x980 / 16);                 /* 0x0000 .. 0x0970 */
+    /* a guarded store: predicated, its line 31 */
+    const struct dh_sass_inst *in = at(&s, 0x130);
+    assert_string_equal(in->op, "STG.E");
+    assert_true(in->pred);
+    assert_int_equal(in->n_frames, 1);
+    assert_int_equal(in->fr[0].line, 31);
+    assert_string_equal(s.files[in->fr[0].file], "/tmp/dh_kernel.cu");
+    /* helper() inlined at line 33: innermost line 15, then 33 */
+    in = at(&s, 0xf0);
+    assert_string_equal(in->op, "FFMA");
+    assert_false(in->pred);
+    assert_int_equal(in->n_frames, 2);
+    assert_int_equal(in->fr[0].line, 15);
+    assert_int_equal(in->fr[1].line, 33);
+    /* the location carries over to instructions without a comment */
+    in = at(&s, 0x40);
+    assert_string_equal(in->op, "S2R");
+    assert_int_equal(in->fr[0].line, 26);
+    /* a back branch resolves its label; @!P0 counts as a guard */
+    in = at(&s, 0x4b0);
+    assert_string_equal(in->op, "BRA");
+    assert_int_equal(in->target, 0x260);
+    in = at(&s, 0x890);
+    assert_true(in->pred);
+    assert_string_equal(in->op, "FFMA");
+    dh_sass_free(&s);
+    /* bad input names the line */
+    assert_int_equal(dh_sass_parse("        /*0000*/  ;\n", &s, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "line 1"));
+    dh_sass_free(&s);
+    assert_int_equal(dh_sass_parse("nothing here\n", &s, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "no instructions"));
+    dh_sass_free(&s);
+    free(text);
+}
+
+static void markers_and_mapping(void **st)
+{
+    (void)st;
+    char *src = slurp("tests/data/sass/tiny.cu");
+    struct dh_bb_markers m;
+    struct dh_err e = {0};
+    assert_int_equal(dh_bb_markers_scan(src, "-D UNUSED=3", &m, &e), 0);
+    /* ENTRY (27), SIDE (30), LOOP (35), HELP (19), and the macro's two on 42 */
+    assert_int_equal(m.n, 6);
+    assert_int_equal(m.unresolved, 0);
+    int seen[6] = {0};
+    for (int i = 0; i < m.n; i++) {
+        const struct dh_bb_marker *k = &m.v[i];
+        assert_true(k->id >= 0 && k->id < 6);
+        seen[k->id]++;
+        switch (k->id) {
+        case 0: assert_int_equal(k->line, 27); assert_int_equal(k->last, 45); break;
+        case 1: assert_int_equal(k->line, 30); assert_int_equal(k->last, 32); break;
+        case 2: assert_int_equal(k->line, 35); assert_int_equal(k->n_form, 1);
+                assert_int_equal(k->last, 38); break;
+        case 3: assert_int_equal(k->line, 20); assert_int_equal(k->last, 22); break;
+        default: assert_int_equal(k->line, 42); break;
+        }
+    }
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(seen[i], 1);
+
+    char *text = slurp("tests/data/sass/tiny.sass");
+    struct dh_sass s;
+    assert_int_equal(dh_sass_parse(text, &s, &e), 0);
+    int pair[2] = {-1, -1};
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x130), &m, NULL), 1);    /* if's body */
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x0f0), &m, NULL), 0);    /* inlined helper */
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x830), &m, NULL), 0);    /* entry again, line 39 */
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x890), &m, NULL), 3);    /* marked() inlined */
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x380), &m, NULL), 2);    /* the loop */
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x8b0), &m, pair), -2);   /* two on line 42 */
+    assert_true((pair[0] == 4 && pair[1] == 5) || (pair[0] == 5 && pair[1] == 4));
+
+    struct dh_sass_block b[6];
+    int unmarked = 0, shared = 0;
+    dh_sass_blocks(&s, 0, &m, 6, b, &unmarked, &shared);
+    assert_int_equal(unmarked, 6);              /* lines 24-26, before DH_BB(T_ENTRY) */
+    assert_int_equal(shared, 1);
+    assert_int_equal(b[4].shared, 1);
+    assert_int_equal(b[5].shared, 1);
+    /* line 31: n's LDC hoisted to the top, then LDC IADD3 IMAD.WIDE STG
+     * under @P0 */
+    assert_int_equal(b[1].insts, 5);
+    assert_int_equal(b[1].predicated, 4);
+    assert_true(fabs(b[1].cost - (1 + 1 + 2 + 4 + 1)) < 1e-12);
+    assert_int_equal(b[3].insts, 2);
+    assert_int_equal(b[3].predicated, 1);
+    assert_int_equal(b[0].loop_insts, 0);       /* the trap after EXIT is not a loop */
+    /* three loops of the block (unrolled 16, 4 and 1): 38 + 16 + 8, the
+     * LDG/FFMA of line 37 21 times */
+    assert_int_equal(b[2].loop_insts, 62);
+    assert_int_equal(b[2].unroll, 21);
+    assert_true(b[2].n_form);
+    assert_true(fabs(b[2].inst_per_exec - 62.0 / 21) < 1e-12);
+    assert_true(fabs(b[0].inst_per_exec - b[0].insts) < 1e-12);
+    /* every non-padding instruction is somewhere */
+    int sum = unmarked + shared;
+    for (int i = 0; i < 6; i++)
+        sum += b[i].insts;
+    assert_int_equal(sum, 0x8e0 / 16);          /* up to EXIT; the trap and NOPs out */
+    dh_sass_free(&s);
+    dh_bb_markers_free(&m);
+    free(text);
+    free(src);
+}
+
+static void marker_scan_forms(void **st)
+{
+    (void)st;
+    /* #line names the file; ids through -D and nested defines; a runtime
+     * id is counted as unresolved, never guessed */
+    const char *src =
+        "#define A_BASE (B_OFF * 2)\n"
+        "#line 10 \"suites/x/y.k\"\n"
+        "DH_DEVICE void f(int t)\n"
+        "{\n"
+        "    DH_BB(A_BASE + 1); /* DH_BB(99) in a comment */\n"
+        "    // DH_BB(98)\n"
+        "    DH_BB(t);\n"
+        "}\n";
+    struct dh_bb_markers m;
+    struct dh_err e = {0};
+    assert_int_equal(dh_bb_markers_scan(src, "-D DH_WG=256 -D B_OFF=3", &m, &e), 0);
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.v[1].id, -1);
+    assert_int_equal(m.v[0].id, 7);
+    assert_int_equal(m.v[0].line, 12);
+    assert_string_equal(m.v[0].file, "suites/x/y.k");
+    assert_int_equal(m.v[0].last, 13);
+    assert_int_equal(m.unresolved, 1);
+    assert_non_null(strstr(m.first_unresolved, "suites/x/y.k:14"));
+    dh_bb_markers_free(&m);
+}
+
+static void cost_table(void **st)
+{
+    (void)st;
+    int known = 0;
+    assert_true(dh_sass_op_cost("FFMA", &known) == 1 && known);
+    assert_true(dh_sass_op_cost("IMAD.WIDE.U32", &known) == 4 && known);
+    assert_true(dh_sass_op_cost("IMAD.MOV.U32", &known) == 2 && known);
+    assert_true(dh_sass_op_cost("IMAD", &known) == 2 && known);
+    assert_true(dh_sass_op_cost("MUFU.RCP", &known) == 8 && known);
+    assert_true(dh_sass_op_cost("IADD3.X", &known) == 2 && known);
+    assert_true(dh_sass_op_cost("UIADD3", &known) == 1 && known);     /* uniform datapath */
+    assert_true(dh_sass_op_cost("LDG.E.64", &known) == 1 && known);
+    /* a prefix must end at '.': FMNMX is not FMUL, ISETP not IS... */
+    assert_true(dh_sass_op_cost("FMNMX", &known) == 2 && known);
+    assert_true(dh_sass_op_cost("QQQ", &known) == 1 && !known);
+    assert_true(dh_sass_op_is_branch("BRA"));
+    assert_true(dh_sass_op_is_branch("BRA.U"));
+    assert_false(dh_sass_op_is_branch("BRANCHY"));
+    assert_false(dh_sass_op_is_branch("FFMA"));
+    char t[4096];
+    dh_sass_cost_table(t, sizeof t);
+    assert_non_null(strstr(t, "MUFU 8\n"));
+}
+
+/* NVRTC + nvdisasm: micro/branch's build compiled and read; SKIPPED
+ * (reported) where either is missing */
+static void nvrtc_path(void **st)
+{
+    (void)st;
+    char *src = slurp("tests/data/sass/tiny.cu");
+    struct dh_sass_costs c;
+    struct dh_err e = {0};
+    int rc = dh_sass_costs_build(90, src, "", NULL, 6, &c, &e);
+    if (rc == -DH_E_UNAVAILABLE) {
+        fprintf(stderr, "  (NVRTC path unavailable: %s)\n", e.msg);
+        free(src);
+        skip();
+    }
+    assert_int_equal(rc, 0);
+    assert_string_equal(c.kernel, "tiny_baseline");
+    assert_int_equal(strncmp(c.compiler, "NVRTC ", 6), 0);
+    fprintf(stderr, "  (%s: side %d/%d predicated)\n", c.compiler, c.b[1].predicated, c.b[1].insts);
+    /* the if-converted store: most of the block runs under a guard */
+    assert_true(c.b[1].predicated > 0 && 2 * c.b[1].predicated > c.b[1].insts);
+    assert_true(c.b[2].loop_insts > 0);
+    dh_sass_costs_free(&c);
+    /* a kernel that is not there is named, with the choices */
+    rc = dh_sass_costs_build(90, src, "", "nope", 6, &c, &e);
+    assert_int_equal(rc, -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "tiny_baseline"));
+    free(src);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parse_listing),
+        cmocka_unit_test(markers_and_mapping),
+        cmocka_unit_test(marker_scan_forms),
+        cmocka_unit_test(cost_table),
+        cmocka_unit_test(nvrtc_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
