@@ -55,6 +55,8 @@ struct dh_model_point {
 struct dh_model_result {
     int valid;
     char table[32];         /* latency table */
+    char costs[16];         /* block costs: "hand" (the C files' tables), "sass"
+                               (compiled code), "sass+hand"; "" in older files */
     char bbv_source[16];    /* "profile" */
     int n_blocks;
     long n_items, n_classes;    /* items, distinct BBVs */

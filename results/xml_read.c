@@ -330,6 +330,7 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             struct dh_model_result *m = &r->model;
             m->valid = 1;
             sprop(e, "table", m->table, sizeof m->table);
+            sprop(e, "costs", m->costs, sizeof m->costs);
             sprop(e, "bbv", m->bbv_source, sizeof m->bbv_source);
             m->n_blocks = iprop(e, "blocks", 0);
             m->n_items = lprop(e, "items", 0);

@@ -245,6 +245,8 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     if (m->valid) {
         xmlNodePtr mn = xmlNewChild(n, NULL, BAD_CAST "model", NULL);
         attr(mn, "table", "%s", m->table);
+        if (m->costs[0])
+            attr(mn, "costs", "%s", m->costs);
         attr(mn, "bbv", "%s", m->bbv_source);
         attr(mn, "blocks", "%d", m->n_blocks);
         attr(mn, "items", "%ld", m->n_items);

@@ -39,6 +39,11 @@ struct dh_bbv {
     int n_blocks;
     const uint32_t *counts;
     const double *block_cost;   /* modeled cycles of one execution, per block */
+    const double *block_inst;   /* issued instructions of one execution, per block,
+                                   with block_cost: costs from compiled code
+                                   (DH_BLOCK_COSTS=sass); NULL: the latency table's */
+    char costs[16];             /* where the block costs come from: "hand", "sass",
+                                   "sass+hand" */
     double acquire_ms;          /* what obtaining them cost (profiling run + download) */
     char source[16];            /* "profile" */
 };

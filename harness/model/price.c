@@ -10,6 +10,12 @@ void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
     double cyc[256], inst[256];
     int nb = b->n_blocks < 256 ? b->n_blocks : 256;
     dh_bbv_block_costs(blocks, nb, t, cyc, inst);
+    if (b->block_inst && b->block_cost)          /* costs from the compiled code */
+        for (int k = 0; k < nb; k++) {
+            cyc[k] = b->block_cost[k];
+            inst[k] = b->block_inst[k];
+        }
+    snprintf(m->costs, sizeof m->costs, "%s", b->costs[0] ? b->costs : "hand");
     int W = info->warp_width > 0 ? info->warp_width : 32;
     m->warp_width = W;
     m->wg = wg;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../suites/lib/regroup.h"
+#include "../model/sasscost.h"
 #include "source.h"
 #include "steps.h"
 
@@ -106,6 +107,71 @@ out:
     return rc;
 }
 
+/* DH_BLOCK_COSTS=sass: the block costs of the baseline kernel's compiled
+ * code (harness/model/sasscost.h), once per workload: per execution,
+ * issue cycles (the sm_90 opcode table) and instructions. A block the
+ * code gives none (its lines shared with another block, say) keeps its
+ * hand cost, and the record says "sass+hand". Where the compile or the
+ * disassembler is missing the hand costs stay, the record says "hand",
+ * and the reason goes to stderr once. The arch: the device's sm_XY, else
+ * DH_SASS_ARCH (e.g. 90, to price H100 code from a PoCL run). */
+static void sass_costs(struct dh_worker *w, const struct dh_case *c)
+{
+    const char *sel = getenv("DH_BLOCK_COSTS");
+    if (!sel || strcmp(sel, "sass") || w->bbv_sass_tried)
+        return;
+    w->bbv_sass_tried = 1;
+    const struct dh_bench *b = c->bench;
+    int cc = 0;
+    const char *env_cc = getenv("DH_SASS_ARCH");
+    if (sscanf(w->info.arch, "sm_%d", &cc) != 1 && env_cc)
+        cc = atoi(env_cc);
+    struct dh_case bc = *c;
+    snprintf(bc.variant, sizeof bc.variant, "baseline");
+    char opts[4096];
+    char *src = NULL;
+    struct dh_err e = {0};
+    struct dh_sass_costs sc;
+    int rc;
+    if (cc <= 0) {
+        rc = dh_err_set(&e, DH_E_USAGE, "device %s is not an sm_XY one: set DH_SASS_ARCH "
+                        "(e.g. 90)", w->info.name);
+    } else if (dh_source_options(&bc, &w->info, opts, sizeof opts) ||
+               !(src = dh_source_assemble(&bc))) {
+        rc = dh_err_set(&e, DH_E_INTERNAL, "cannot assemble the baseline build");
+    } else {
+        rc = dh_sass_costs_build(cc, src, opts, NULL, b->n_blocks, &sc, &e);
+    }
+    free(src);
+    if (rc) {
+        fprintf(stderr, "harness: DH_BLOCK_COSTS=sass for %s/%s: %s; hand costs used\n",
+                c->suite, c->bench_name, e.msg);
+        return;
+    }
+    if (!(w->bbv_sass = calloc((size_t)b->n_blocks * 2, sizeof *w->bbv_sass))) {
+        dh_sass_costs_free(&sc);
+        return;
+    }
+    struct dh_latency_table hand;
+    double *hc = calloc((size_t)b->n_blocks * 2, sizeof *hc);
+    int fallback = 0;
+    if (hc && !dh_latency_table_for(&w->info, &hand, &e))
+        dh_bbv_block_costs(b->blocks, b->n_blocks, &hand, hc, hc + b->n_blocks);
+    for (int k = 0; k < b->n_blocks; k++) {
+        if (sc.b[k].insts > 0) {
+            w->bbv_sass[k] = sc.b[k].cost_per_exec;
+            w->bbv_sass[b->n_blocks + k] = sc.b[k].inst_per_exec;
+        } else {
+            fallback++;
+            w->bbv_sass[k] = hc ? hc[k] : 0;
+            w->bbv_sass[b->n_blocks + k] = hc ? hc[b->n_blocks + k] : 0;
+        }
+    }
+    free(hc);
+    snprintf(w->bbv_costs, sizeof w->bbv_costs, "%s", fallback ? "sass+hand" : "sass");
+    dh_sass_costs_free(&sc);
+}
+
 /* The workload's BBVs for case c, obtained once per workload. */
 static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_case *c,
                                          const struct dh_latency_table *t)
@@ -128,6 +194,15 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
     double inst[256];
     int nb = c->bench->n_blocks < 256 ? c->bench->n_blocks : 256;
     dh_bbv_block_costs(c->bench->blocks, nb, t, w->bbv_cost, inst);
+    sass_costs(w, c);
+    if (w->bbv_sass) {
+        memcpy(w->bbv_cost, w->bbv_sass, (size_t)nb * sizeof *w->bbv_cost);
+        w->bbv.block_inst = w->bbv_sass + c->bench->n_blocks;
+        snprintf(w->bbv.costs, sizeof w->bbv.costs, "%s", w->bbv_costs);
+    } else {
+        w->bbv.block_inst = NULL;
+        snprintf(w->bbv.costs, sizeof w->bbv.costs, "hand");
+    }
     return &w->bbv;
 }
 

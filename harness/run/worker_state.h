@@ -21,6 +21,9 @@ struct dh_worker {
     struct dh_bbv bbv;
     uint32_t *bbv_counts;
     double *bbv_cost;
+    double *bbv_sass;              /* DH_BLOCK_COSTS=sass: cycles[nb] then inst[nb] */
+    int bbv_sass_tried;
+    char bbv_costs[16];            /* "sass", "sass+hand" (some blocks by hand) */
     int bbv_tried, bbv_status;
     long bbv_classes;              /* distinct BBVs, 0 = not counted yet */
     char bbv_message[1024];

@@ -11,8 +11,12 @@ static void drop_bbv(struct dh_worker *w)
 {
     free(w->bbv_counts);
     free(w->bbv_cost);
+    free(w->bbv_sass);
     w->bbv_counts = NULL;
     w->bbv_cost = NULL;
+    w->bbv_sass = NULL;
+    w->bbv_sass_tried = 0;
+    w->bbv_costs[0] = 0;
     memset(&w->bbv, 0, sizeof w->bbv);
     w->bbv_tried = 0;
     w->bbv_classes = 0;
