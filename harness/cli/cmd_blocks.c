@@ -205,16 +205,27 @@ int dh_cmd_blocks(int argc, char **argv)
     dh_case_variant_label(c, label, sizeof label);
     printf("# %s %s size=%s, kernel %s, sm_%d, %s, %s\n", bench, label, c->size, sc.kernel,
            arch, sc.compiler[0] ? sc.compiler : "listing", sc.disasm);
-    printf("# hand: the C file's table under %s (instructions, cycles); sass: per execution\n"
-           "# (static count; DH_BB_N blocks: loop / unroll), issue cost per `harness blocks --costs`\n",
+    printf("# hand: the C file's table under %s (instructions, cycles per execution)\n"
+           "# sass: per execution, from the code (issue cycles per `harness blocks --costs`);\n"
+           "# static: instructions mapped to the block; pred: of those under a guard (if-converted);\n"
+           "# loop: of those inside the block's own loops; loops: how many (?: trip count not\n"
+           "# constant, its body counted once); N: a DH_BB_N block (count, or ? when not constant)\n",
            t.name);
-    printf("%3s %-22s %8s %8s | %8s %8s %6s %6s %6s %6s %6s\n", "id", "block", "hand_in",
-           "hand_cy", "sass_in", "sass_cy", "static", "pred", "loop", "unroll", "shared");
+    printf("%3s %-16s %8s %8s | %8s %8s %6s %5s %5s %6s %6s %6s %s\n", "id", "block", "hand_in",
+           "hand_cy", "sass_in", "sass_cy", "static", "pred", "loop", "loops", "unroll", "shared",
+           "N");
     for (int k = 0; k < b->n_blocks; k++) {
         const struct dh_sass_block *o = &sc.b[k];
-        printf("%3d %-22.22s %8.1f %8.1f | %8.1f %8.1f %6d %6d %6d %6d %6d%s\n", k,
+        char loops[16] = "-", nf[24] = "";
+        if (o->loops)
+            snprintf(loops, sizeof loops, "%d%s", o->loops, o->loops_unknown ? "?" : "");
+        if (o->n_form && o->count > 0)
+            snprintf(nf, sizeof nf, "%ld", o->count);
+        else if (o->n_form)
+            snprintf(nf, sizeof nf, "?");
+        printf("%3d %-16.16s %8.1f %8.1f | %8.1f %8.1f %6d %5d %5d %6s %6d %6d %s\n", k,
                b->blocks[k].name, hi[k], hc[k], o->inst_per_exec, o->cost_per_exec, o->insts,
-               o->predicated, o->loop_insts, o->unroll, o->shared, o->n_form ? "  (N)" : "");
+               o->predicated, o->loop_insts, loops, o->unroll, o->shared, nf);
     }
     printf("# kernel: %d instructions, %d outside every marked region, %d on lines of several "
            "blocks (given to none)\n", sc.total, sc.unmarked, sc.shared);

@@ -176,6 +176,13 @@ int dh_sass_parse(const char *text, struct dh_sass *s, struct dh_err *err)
             break;
         }
         snprintf(in.op, sizeof in.op, "%.*s", (int)(k < 31 ? k : 31), q);
+        const char *ops = q + k;
+        while (*ops == ' ' || *ops == '\t')
+            ops++;
+        size_t ak = strcspn(ops, ";");
+        while (ak && (ops[ak - 1] == ' ' || ops[ak - 1] == '\t'))
+            ak--;
+        snprintf(in.args, sizeof in.args, "%.*s", (int)(ak < 95 ? ak : 95), ops);
         in.n_frames = n_cur;
         memcpy(in.fr, cur, sizeof cur);
         /* labels seen since the last instruction point here */
@@ -524,7 +531,8 @@ struct scan {
     int next_scope;
 };
 
-static int marker_add(struct scan *sc, long id, int n_form, const char *text, int ok)
+static int marker_add(struct scan *sc, long id, int n_form, long count, const char *text,
+                      int ok)
 {
     struct dh_bb_markers *m = sc->m;
     /* an id that does not evaluate (a runtime value) still ends the
@@ -555,6 +563,7 @@ static int marker_add(struct scan *sc, long id, int n_form, const char *text, in
     k->line = sc->line;
     k->id = (int)id;
     k->n_form = n_form;
+    k->count = count;
     k->scope = scope;
     return 0;
 }
@@ -582,18 +591,138 @@ static int markers_in(struct scan *sc, const char *text)
         int n = split_args(&r, args);
         if (n < 1)
             return 0;
-        long id = 0;
+        long id = 0, count = -1;
         int ok = !eval_text(args[0], &sc->ms, 0, &id);
-        if (marker_add(sc, id, n_form, args[0], ok))
+        if (n_form && (n < 2 || eval_text(args[1], &sc->ms, 0, &count) || count < 1))
+            count = -1;
+        if (marker_add(sc, id, n_form, count, args[0], ok))
             return -1;
         p = r;
     }
     return 0;
 }
 
+/* `for (` on the line with a constant trip count: recorded. */
+static int for_loop(struct scan *sc, const char *code)
+{
+    const char *p = strstr(code, "for");
+    while (p && ((p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+                 isalnum((unsigned char)p[3]) || p[3] == '_'))
+        p = strstr(p + 3, "for");
+    if (!p)
+        return 0;
+    p += 3;
+    while (*p == ' ')
+        p++;
+    if (*p != '(')
+        return 0;
+    char hdr[512];
+    const char *q = p + 1;
+    int depth = 0;
+    size_t k = 0;
+    for (; *q && k < sizeof hdr - 1; q++) {
+        if (*q == '(')
+            depth++;
+        else if (*q == ')' && depth-- == 0)
+            break;
+        hdr[k++] = *q;
+    }
+    hdr[k] = 0;
+    char *s1 = strchr(hdr, ';'), *s2 = s1 ? strchr(s1 + 1, ';') : NULL;
+    if (!s1 || !s2)
+        return 0;
+    *s1 = *s2 = 0;
+    char *init = hdr, *cond = s1 + 1, *step = s2 + 1;
+    /* init: [type] v = A */
+    char *eq = strchr(init, '=');
+    if (!eq)
+        return 0;
+    *eq = 0;
+    char *v = eq;
+    while (v > init && (v[-1] == ' '))
+        v--;
+    *v = 0;
+    char *vs = v;
+    while (vs > init && (isalnum((unsigned char)vs[-1]) || vs[-1] == '_'))
+        vs--;
+    char var[64];
+    snprintf(var, sizeof var, "%s", vs);
+    if (!var[0])
+        return 0;
+    long a, b, st;
+    if (eval_text(eq + 1, &sc->ms, 0, &a))
+        return 0;
+    /* cond: v OP B */
+    while (*cond == ' ')
+        cond++;
+    size_t vl = strlen(var);
+    if (strncmp(cond, var, vl))
+        return 0;
+    cond += vl;
+    while (*cond == ' ')
+        cond++;
+    char op[3] = {cond[0], 0, 0};
+    if (cond[1] == '=')
+        op[1] = '=';
+    cond += strlen(op);
+    if (eval_text(cond, &sc->ms, 0, &b))
+        return 0;
+    /* step */
+    char sb[128];
+    size_t o = 0;
+    for (const char *t = step; *t && o < sizeof sb - 1; t++)
+        if (*t != ' ')
+            sb[o++] = *t;
+    sb[o] = 0;
+    char inc[140], dec[140];
+    snprintf(inc, sizeof inc, "%s++", var);
+    snprintf(dec, sizeof dec, "%s--", var);
+    if (!strcmp(sb, inc) || (sb[0] == '+' && sb[1] == '+' && !strcmp(sb + 2, var)))
+        st = 1;
+    else if (!strcmp(sb, dec) || (sb[0] == '-' && sb[1] == '-' && !strcmp(sb + 2, var)))
+        st = -1;
+    else if (!strncmp(sb, var, vl) && (sb[vl] == '+' || sb[vl] == '-') && sb[vl + 1] == '=') {
+        if (eval_text(sb + vl + 2, &sc->ms, 0, &st) || st == 0)
+            return 0;
+        if (sb[vl] == '-')
+            st = -st;
+    } else {
+        return 0;
+    }
+    long trips = -1;
+    if (st > 0 && !strcmp(op, "<"))
+        trips = b > a ? (b - a + st - 1) / st : 0;
+    else if (st > 0 && !strcmp(op, "<="))
+        trips = b >= a ? (b - a) / st + 1 : 0;
+    else if (st < 0 && !strcmp(op, ">"))
+        trips = a > b ? (a - b - st - 1) / -st : 0;
+    else if (st < 0 && !strcmp(op, ">="))
+        trips = a >= b ? (a - b) / -st + 1 : 0;
+    else if (!strcmp(op, "!=") && (b - a) % st == 0 && (b - a) / st >= 0)
+        trips = (b - a) / st;
+    if (trips < 0)
+        return 0;
+    struct dh_bb_markers *m = sc->m;
+    if (m->n_loops == m->cap_loops) {
+        int cap = m->cap_loops ? 2 * m->cap_loops : 64;
+        struct dh_bb_loop *nv = realloc(m->loops, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        m->loops = nv;
+        m->cap_loops = cap;
+    }
+    struct dh_bb_loop *L = &m->loops[m->n_loops++];
+    snprintf(L->file, sizeof L->file, "%s", sc->file);
+    L->line = sc->line;
+    L->trips = trips;
+    return 0;
+}
+
 /* One line of code (comments gone): markers, marker macros, braces. */
 static int code_line(struct scan *sc, const char *code)
 {
+    if (for_loop(sc, code))
+        return -1;
     /* braces first up to each marker would be exact; a marker's line
      * rarely opens its own scope before it, so: markers, then braces,
      * except that a line starting with '}' closes first */
@@ -819,6 +948,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
 void dh_bb_markers_free(struct dh_bb_markers *m)
 {
     free(m->v);
+    free(m->loops);
     memset(m, 0, sizeof *m);
 }
 
@@ -876,23 +1006,109 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
     return -1;
 }
 
+/* The constant trip count of the `for` behind a back branch: its frames
+ * from the innermost out, the first on a recorded for-line; -1: none. */
+static long trips_of(const struct dh_sass *s, const struct dh_sass_inst *br,
+                     const struct dh_bb_markers *m, int *frame)
+{
+    for (int f = 0; f < br->n_frames; f++)
+        for (int i = 0; i < m->n_loops; i++)
+            if (m->loops[i].line == br->fr[f].line &&
+                same_file(s->files[br->fr[f].file], m->loops[i].file)) {
+                *frame = f;
+                return m->loops[i].trips;
+            }
+    return -1;
+}
+
+/* The loop counter's step: `IADD3 Rx, Rx, imm, ...` / `VIADD Rx, Rx, imm`
+ * (a 32-bit register counting itself; a 64-bit pointer add, with its
+ * carry predicate, is no counter): |imm|, else 0. */
+long dh_sass_counter_step(const struct dh_sass_inst *in)
+{
+    if (strcmp(in->op, "IADD3") && strcmp(in->op, "VIADD") && strcmp(in->op, "IADD"))
+        return 0;
+    char d[16], s[16];
+    int used = 0;
+    if (sscanf(in->args, " %15[^, ] , %15[^, ] ,%n", d, s, &used) != 2 || !used ||
+        strcmp(d, s) || d[0] != 'R' || !strcmp(d, "RZ"))
+        return 0;
+    const char *p = in->args + used;
+    while (*p == ' ')
+        p++;
+    char *end;
+    long v = strtol(p, &end, 0);
+    if (end == p || (*end && *end != ',' && *end != ' '))
+        return 0;
+    return v < 0 ? -v : v;
+}
+
+/* in belongs to the `for` line at frame f of br: same line, file and
+ * inlining */
+static int on_for_line(const struct dh_sass_inst *in, const struct dh_sass_inst *br, int f)
+{
+    if (in->n_frames != br->n_frames - f)
+        return 0;
+    for (int k = 0; k < in->n_frames; k++)
+        if (in->fr[k].line != br->fr[f + k].line || in->fr[k].file != br->fr[f + k].file)
+            return 0;
+    return 1;
+}
+
+struct sass_loop {
+    unsigned lo, hi;              /* [target, back branch] */
+    int block;
+    long trips;                   /* the source loop's, -1 unknown */
+    int unroll;
+};
+
+/* the largest count of one (opcode, innermost line) among the block's
+ * instructions i with sel(i) */
+static int most_repeated(const struct dh_sass *s, const int *blk, int b, const char *sel)
+{
+    int most = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (blk[i] != b || !sel[i])
+            continue;
+        int n = 0, li = s->v[i].n_frames ? s->v[i].fr[0].line : 0;
+        for (int j = i; j < s->n; j++)
+            if (blk[j] == b && sel[j] && !strcmp(s->v[j].op, s->v[i].op) &&
+                (s->v[j].n_frames ? s->v[j].fr[0].line : 0) == li)
+                n++;
+        if (n > most)
+            most = n;
+    }
+    return most > 0 ? most : 1;
+}
+
 void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_markers *m, int nb,
                     struct dh_sass_block *out, int *unmarked, int *shared)
 {
     memset(out, 0, (size_t)nb * sizeof *out);
     *unmarked = *shared = 0;
-    int *blk = malloc((size_t)(s->n > 0 ? s->n : 1) * sizeof *blk);
-    char *in_loop = calloc((size_t)(s->n > 0 ? s->n : 1), 1);
-    if (!blk || !in_loop) {
+    size_t n = (size_t)(s->n > 0 ? s->n : 1);
+    int *blk = malloc(n * sizeof *blk);
+    int *inner = malloc(n * sizeof *inner);       /* innermost loop of the block, or -1 */
+    char *sel = calloc(n, 1);
+    struct sass_loop *loops = malloc(n * sizeof *loops);
+    int n_loops = 0;
+    if (!blk || !inner || !sel || !loops) {
         free(blk);
-        free(in_loop);
+        free(inner);
+        free(sel);
+        free(loops);
         return;
     }
+    for (int b = 0; b < nb; b++)
+        out[b].count = -1;
     for (int i = 0; i < m->n; i++)
-        if (m->v[i].id >= 0 && m->v[i].id < nb && m->v[i].n_form)
+        if (m->v[i].id >= 0 && m->v[i].id < nb && m->v[i].n_form) {
             out[m->v[i].id].n_form = 1;
+            out[m->v[i].id].count = m->v[i].count;
+        }
     for (int i = 0; i < s->n; i++) {
         blk[i] = -1;
+        inner[i] = -1;
         if (s->v[i].func != func)
             continue;
         /* alignment padding and the unreachable self-branch after EXIT
@@ -911,15 +1127,45 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
                     out[pair[k]].shared++;
         }
     }
-    /* a back branch of block b makes [target, branch] a loop of b */
+    /* a back branch of block b makes [target, branch] a loop of b; an
+     * instruction of b belongs to the smallest such loop around it */
     for (int i = 0; i < s->n; i++) {
         const struct dh_sass_inst *br = &s->v[i];
-        if (br->func != func || br->target < 0 || br->target > (long)br->addr || blk[i] < 0)
+        if (br->func != func || br->target < 0 || br->target >= (long)br->addr || blk[i] < 0 ||
+            blk[i] >= nb)
             continue;
-        for (int j = 0; j < s->n; j++)
-            if (s->v[j].func == func && (long)s->v[j].addr >= br->target &&
-                s->v[j].addr <= br->addr && blk[j] == blk[i])
-                in_loop[j] = 1;
+        struct sass_loop *L = &loops[n_loops];
+        int fb = 0;
+        *L = (struct sass_loop){(unsigned)br->target, br->addr, blk[i], trips_of(s, br, m, &fb),
+                                1};
+        /* its unroll: the step of the counter the for's own line
+         * updates (a source step of 1 counted u at a time); none (a
+         * counter kept in predicates, say): 1 */
+        if (L->trips >= 0) {
+            long u = 0;
+            for (int j = 0; j < s->n; j++) {
+                if (s->v[j].func != func || s->v[j].addr < L->lo || s->v[j].addr > L->hi ||
+                    !on_for_line(&s->v[j], br, fb))
+                    continue;
+                long st = dh_sass_counter_step(&s->v[j]);
+                if (st > 0 && (u == 0 || st < u))
+                    u = st;
+            }
+            L->unroll = u > 0 && u <= (L->trips > 0 ? L->trips : 1) ? (int)u : 1;
+        }
+        for (int j = 0; j < s->n; j++) {
+            if (s->v[j].func != func || blk[j] != L->block || s->v[j].addr < L->lo ||
+                s->v[j].addr > L->hi)
+                continue;
+            if (inner[j] < 0 || loops[inner[j]].hi - loops[inner[j]].lo > L->hi - L->lo)
+                inner[j] = n_loops;
+        }
+        n_loops++;
+    }
+    for (int l = 0; l < n_loops; l++) {
+        struct dh_sass_block *o = &out[loops[l].block];
+        o->loops++;
+        o->loops_unknown += loops[l].trips < 0;
     }
     for (int i = 0; i < s->n; i++) {
         int b = blk[i];
@@ -934,41 +1180,40 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         o->unknown_ops += !known;
         if (in->pred && !dh_sass_op_is_branch(in->op))
             o->predicated++;
-        if (in_loop[i]) {
+        double w = 1;
+        if (inner[i] >= 0) {
+            const struct sass_loop *L = &loops[inner[i]];
             o->loop_insts++;
             o->loop_cost += c;
+            /* SASS iterations: the source loop's trips / its unroll */
+            if (L->trips >= 0)
+                w = (double)L->trips / L->unroll;
         }
+        o->dyn_insts += w;
+        o->dyn_cost += w * c;
     }
-    /* unroll: the largest count of one (opcode, innermost line) among the
-     * instructions counted (the loop's, or all of a DH_BB_N block's) */
     for (int b = 0; b < nb; b++) {
         struct dh_sass_block *o = &out[b];
-        int use_loop = o->loop_insts > 0, most = 0;
-        for (int i = 0; i < s->n; i++) {
-            if (blk[i] != b || (use_loop && !in_loop[i]))
-                continue;
-            int n = 0;
-            for (int j = i; j < s->n; j++)
-                if (blk[j] == b && (!use_loop || in_loop[j]) &&
-                    !strcmp(s->v[j].op, s->v[i].op) &&
-                    (s->v[j].n_frames ? s->v[j].fr[0].line : 0) ==
-                        (s->v[i].n_frames ? s->v[i].fr[0].line : 0))
-                    n++;
-            if (n > most)
-                most = n;
-        }
-        o->unroll = most > 0 ? most : 1;
-        if (o->n_form && use_loop) {
+        int use_loop = o->loop_insts > 0;
+        for (int i = 0; i < s->n; i++)
+            sel[i] = blk[i] == b && (!use_loop || inner[i] >= 0);
+        o->unroll = most_repeated(s, blk, b, sel);
+        if (o->n_form && o->count > 0) {
+            o->inst_per_exec = o->dyn_insts / (double)o->count;
+            o->cost_per_exec = o->dyn_cost / (double)o->count;
+        } else if (o->n_form && use_loop) {
             o->inst_per_exec = (double)o->loop_insts / o->unroll;
             o->cost_per_exec = o->loop_cost / o->unroll;
         } else if (o->n_form) {
             o->inst_per_exec = (double)o->insts / o->unroll;
             o->cost_per_exec = o->cost / o->unroll;
         } else {
-            o->inst_per_exec = o->insts;
-            o->cost_per_exec = o->cost;
+            o->inst_per_exec = o->dyn_insts;
+            o->cost_per_exec = o->dyn_cost;
         }
     }
     free(blk);
-    free(in_loop);
+    free(inner);
+    free(sel);
+    free(loops);
 }

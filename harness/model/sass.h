@@ -28,6 +28,7 @@ struct dh_sass_inst {
     int func;                     /* index into dh_sass.funcs */
     unsigned addr;                /* byte offset in its function */
     char op[32];                  /* opcode with its modifiers: "IMAD.WIDE.U32" */
+    char args[96];                /* the operands as written: "R5, R5, 0x80, RZ" */
     int pred;                     /* under a guard other than @PT (@P0, @!P1, @UP0) */
     long target;                  /* a branch's target address, else -1 */
     int n_frames;                 /* fr[0] the innermost line ... the kernel's own last */
@@ -82,11 +83,21 @@ struct dh_bb_marker {
     int last;                     /* the region's last line */
     int id;                       /* -1: the id did not evaluate (a runtime value) */
     int n_form;                   /* DH_BB_N: the block counts loop iterations */
+    long count;                   /* DH_BB_N's count when constant, else -1 */
     int scope;                    /* the enclosing '{' (order of appearance) */
+};
+/* A `for` whose trip count is constant: `for ([int] v = A; v OP B; STEP)`
+ * with OP < <= > >= != and STEP v++ ++v v-- --v v += k v -= k. */
+struct dh_bb_loop {
+    char file[256];
+    int line;
+    long trips;
 };
 struct dh_bb_markers {
     struct dh_bb_marker *v;
     int n;
+    struct dh_bb_loop *loops;
+    int n_loops, cap_loops;
     int unresolved;               /* markers whose id did not evaluate */
     char first_unresolved[160];   /* "file:line: text" of the first */
 };
@@ -102,6 +113,10 @@ void dh_bb_markers_free(struct dh_bb_markers *m);
 int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                      const struct dh_bb_markers *m, int pair[2]);
 
+/* The step of a loop counter updated by `in` (IADD3/VIADD Rx, Rx, imm),
+ * else 0: a loop's unroll where the source counts by 1. */
+long dh_sass_counter_step(const struct dh_sass_inst *in);
+
 /* Per block of one function. */
 struct dh_sass_block {
     int insts;                    /* static instructions mapped to the block */
@@ -109,15 +124,20 @@ struct dh_sass_block {
     double cost;                  /* their issue cost */
     int loop_insts;               /* inside a loop whose back branch is the block's */
     double loop_cost;
-    int unroll;                   /* largest count of one (opcode, line) in that loop */
+    int unroll;                   /* largest count of one (opcode, line) in its loops
+                                     (or, without loops, in the block) */
+    int loops, loops_unknown;     /* its loops; of those, trip count not constant */
+    double dyn_insts, dyn_cost;   /* one pass: a loop's instructions x trips / unroll
+                                     (x 1 where the trip count is not constant) */
     int shared;                   /* instructions on a line it shares with another
                                      block: given to neither */
     int unknown_ops;              /* opcodes outside the cost table */
     int n_form;                   /* marked with DH_BB_N somewhere */
+    long count;                   /* that DH_BB_N's constant count, else -1 */
     /* per execution of the block (what the model multiplies by its
-     * count): DH_BB_N blocks with a loop of their own: the loop's
-     * instructions / unroll; DH_BB_N without: all / the largest
-     * (opcode, line) count; DH_BB: all */
+     * count): DH_BB: one pass; DH_BB_N with a constant count N: one
+     * pass / N; DH_BB_N otherwise: its loops' instructions / unroll, or
+     * (no loop) all / the largest (opcode, line) count */
     double inst_per_exec, cost_per_exec;
 };
 /* Fill out[0..nb-1] for function `func`; *unmarked counts the function's
