@@ -101,7 +101,7 @@ static void markers_and_mapping(void **st)
         case 0: assert_int_equal(k->line, 27); assert_int_equal(k->last, 45); break;
         case 1: assert_int_equal(k->line, 30); assert_int_equal(k->last, 32); break;
         case 2: assert_int_equal(k->line, 35); assert_int_equal(k->n_form, 1);
-                assert_int_equal(k->last, 38); break;
+                assert_int_equal(k->last, 37); break;     /* the loop statement */
         case 3: assert_int_equal(k->line, 20); assert_int_equal(k->last, 22); break;
         default: assert_int_equal(k->line, 42); break;
         }
@@ -161,24 +161,46 @@ static void marker_scan_forms(void **st)
      * id is counted as unresolved, never guessed */
     const char *src =
         "#define A_BASE (B_OFF * 2)\n"
+        "#define EMPTY\n"
         "#line 10 \"suites/x/y.k\"\n"
         "DH_DEVICE void f(int t)\n"
         "{\n"
         "    DH_BB(A_BASE + 1); /* DH_BB(99) in a comment */\n"
         "    // DH_BB(98)\n"
         "    DH_BB(t);\n"
+        "    int z = t * 2;\n"
+        "    DH_BB(z);\n"
+        "}\n"
+        "DH_KERNEL void k(int q)\n"
+        "{\n"
+        "    f(B_OFF EMPTY);\n"
+        "    f(\n"
+        "      A_BASE + 4);\n"
         "}\n";
     struct dh_bb_markers m;
     struct dh_err e = {0};
     assert_int_equal(dh_bb_markers_scan(src, "-D DH_WG=256 -D B_OFF=3", &m, &e), 0);
-    assert_int_equal(m.n, 2);
-    assert_int_equal(m.v[1].id, -1);
+    assert_int_equal(m.n, 3);
     assert_int_equal(m.v[0].id, 7);
     assert_int_equal(m.v[0].line, 12);
     assert_string_equal(m.v[0].file, "suites/x/y.k");
     assert_int_equal(m.v[0].last, 13);
+    /* DH_BB(t): f's parameter 0, bound at each call */
+    assert_int_equal(m.v[1].id, -1);
+    assert_string_equal(m.v[1].func, "f");
+    assert_int_equal(m.v[1].param, 0);
+    assert_int_equal(m.v[1].last, 15);
+    /* DH_BB(z): a runtime value, unresolved; it still ends t's region */
+    assert_int_equal(m.v[2].id, -1);
+    assert_string_equal(m.v[2].func, "");
     assert_int_equal(m.unresolved, 1);
-    assert_non_null(strstr(m.first_unresolved, "suites/x/y.k:14"));
+    assert_non_null(strstr(m.first_unresolved, "suites/x/y.k:16"));
+    /* the calls: one argument each, the second written over two lines */
+    assert_int_equal(m.n_calls, 2);
+    assert_int_equal(m.calls[0].line, 20);
+    assert_int_equal(m.calls[0].args[0], 3);
+    assert_int_equal(m.calls[1].line, 21);
+    assert_int_equal(m.calls[1].args[0], 10);
     dh_bb_markers_free(&m);
 }
 

@@ -3,6 +3,7 @@
 #include "sass.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,9 +380,32 @@ static void ev_ws(struct ev *e)
         e->p++;
 }
 
+/* `text` without the names of macros defined empty (DH_BBV_PASS in a
+ * timed build) */
+static void drop_empty_macros(const char *text, const struct macros *ms, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const char *p = text; *p && o + 1 < len;) {
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            const struct macro *m = macro_find(ms, s, (size_t)(p - s));
+            int empty = m && m->n_params < 0 && !m->body[strspn(m->body, " \t")];
+            for (const char *t = s; !empty && t < p && o + 1 < len; t++)
+                out[o++] = *t;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = 0;
+}
+
 static int eval_text(const char *text, const struct macros *ms, int depth, long *out)
 {
-    struct ev e = {text, ms, depth, 0};
+    char clean[512];
+    drop_empty_macros(text, ms, clean, sizeof clean);
+    struct ev e = {clean, ms, depth, 0};
     long v = ev_sum(&e);
     ev_ws(&e);
     if (e.bad || *e.p)
@@ -523,22 +547,58 @@ static void substitute(const char *text, const struct macro *m, char args[][256]
 struct scan {
     struct dh_bb_markers *m;
     int cap;
+    char hdr[2048];               /* text at depth 0 since the last ';' or '}' */
+    char fn[64];                  /* the function whose body is open */
+    char fn_param[16][32];
+    int fn_nparam;
     struct macros ms;
     char file[256];
     int line;
     int scope_stack[256];
     int depth;
     int next_scope;
+    /* a DH_BB_N marker covers the loop statement after it: the marker,
+     * its depth, and the loop's brace scope once open */
+    int pend_n, pend_depth, pend_open, loop_scope;
 };
+
+/* text = PARAM [(+|-) expr]: the parameter's index and the offset */
+static int param_id(const struct scan *sc, const char *text, int *param, long *offset)
+{
+    while (*text == ' ' || *text == '(')
+        text++;
+    const char *s = text;
+    while (isalnum((unsigned char)*text) || *text == '_')
+        text++;
+    size_t n = (size_t)(text - s);
+    for (int i = 0; i < sc->fn_nparam && n; i++)
+        if (strlen(sc->fn_param[i]) == n && !strncmp(sc->fn_param[i], s, n)) {
+            char rest[256];
+            snprintf(rest, sizeof rest, "0%s", text);
+            /* "(bb) + 1" leaves ") + 1": drop one closing paren */
+            char *cp = strchr(rest, ')');
+            if (cp && !strchr(rest, '('))
+                *cp = ' ';
+            if (eval_text(rest, &sc->ms, 0, offset))
+                return 0;
+            *param = i;
+            return 1;
+        }
+    return 0;
+}
 
 static int marker_add(struct scan *sc, long id, int n_form, long count, const char *text,
                       int ok)
 {
     struct dh_bb_markers *m = sc->m;
+    int param = -1;
+    long offset = 0;
+    if (!ok && param_id(sc, text, &param, &offset))
+        ok = 1, id = -1;
     /* an id that does not evaluate (a runtime value) still ends the
      * region before it: its code is of an unknown block (-1), not of the
      * block above */
-    if (!ok || id < 0 || id > 1 << 20) {
+    else if (!ok || id < 0 || id > 1 << 20) {
         if (!m->unresolved++)
             snprintf(m->first_unresolved, sizeof m->first_unresolved, "%s:%d: %.100s",
                      sc->file, sc->line, text);
@@ -552,11 +612,18 @@ static int marker_add(struct scan *sc, long id, int n_form, long count, const ch
         m->v = v;
     }
     int scope = sc->depth ? sc->scope_stack[sc->depth - 1] : -1;
-    /* the previous open marker of this scope ends on the line before */
-    for (int i = m->n - 1; i >= 0; i--)
+    /* the previous open marker of this scope ends on the line before;
+     * not for DH_BB_N, whose region is the loop after it (the block
+     * around resumes after the loop) */
+    for (int i = m->n - 1; i >= 0 && !n_form; i--)
         if (m->v[i].scope == scope && m->v[i].last == 0 && m->v[i].line < sc->line &&
             !strcmp(m->v[i].file, sc->file))
             m->v[i].last = sc->line - 1;
+    if (n_form) {
+        sc->pend_n = m->n;
+        sc->pend_depth = sc->depth;
+        sc->pend_open = 0;
+    }
     struct dh_bb_marker *k = &m->v[m->n++];
     memset(k, 0, sizeof *k);
     snprintf(k->file, sizeof k->file, "%s", sc->file);
@@ -565,6 +632,10 @@ static int marker_add(struct scan *sc, long id, int n_form, long count, const ch
     k->n_form = n_form;
     k->count = count;
     k->scope = scope;
+    k->param = param;
+    k->offset = offset;
+    if (param >= 0)
+        snprintf(k->func, sizeof k->func, "%s", sc->fn);
     return 0;
 }
 
@@ -719,22 +790,157 @@ static int for_loop(struct scan *sc, const char *code)
 }
 
 /* One line of code (comments gone): markers, marker macros, braces. */
-static int code_line(struct scan *sc, const char *code)
+/* The function a body at depth 0 opens: NAME(params) in the header. */
+static void function_header(struct scan *sc)
 {
-    if (for_loop(sc, code))
+    sc->fn[0] = 0;
+    sc->fn_nparam = 0;
+    const char *p = strchr(sc->hdr, '(');
+    if (!p)
+        return;
+    const char *e = p;
+    while (e > sc->hdr && e[-1] == ' ')
+        e--;
+    const char *s = e;
+    while (s > sc->hdr && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+        s--;
+    if (s == e)
+        return;
+    snprintf(sc->fn, sizeof sc->fn, "%.*s", (int)(e - s < 63 ? e - s : 63), s);
+    char args[8][256];
+    int n = split_args(&p, args);
+    for (int i = 0; i < n && i < 8; i++) {
+        /* the last identifier that is not a macro (DH_BBV_FARGS, ...) */
+        char last[32] = "";
+        for (const char *q = args[i]; *q;) {
+            if (!(isalpha((unsigned char)*q) || *q == '_')) {
+                q++;
+                continue;
+            }
+            const char *t = q;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            if (!macro_find(&sc->ms, t, (size_t)(q - t)))
+                snprintf(last, sizeof last, "%.*s", (int)(q - t < 31 ? q - t : 31), t);
+        }
+        snprintf(sc->fn_param[sc->fn_nparam++], sizeof sc->fn_param[0], "%s", last);
+    }
+}
+
+/* Calls of functions with parameter ids: their arguments. `rest` is the
+ * source after this line (arguments may continue there). */
+static int calls_in(struct scan *sc, const char *code, const char *rest)
+{
+    struct dh_bb_markers *m = sc->m;
+    for (const char *p = code; *p;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *s = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        size_t n = (size_t)(p - s);
+        int known = 0;
+        for (int i = 0; i < m->n && !known; i++)
+            known = m->v[i].func[0] && strlen(m->v[i].func) == n && !strncmp(m->v[i].func, s, n);
+        if (!known || *p != '(')
+            continue;
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s %.*s", p, 2048, rest ? rest : "");
+        for (char *b = buf; *b; b++)
+            if (*b == '\n')
+                *b = ' ';
+        const char *r = buf;
+        char args[8][256];
+        int na = split_args(&r, args);
+        if (na < 1)
+            continue;
+        if (m->n_calls == m->cap_calls) {
+            int cap = m->cap_calls ? 2 * m->cap_calls : 32;
+            struct dh_bb_call *v = realloc(m->calls, (size_t)cap * sizeof *v);
+            if (!v)
+                return -1;
+            m->calls = v;
+            m->cap_calls = cap;
+        }
+        struct dh_bb_call *c = &m->calls[m->n_calls++];
+        snprintf(c->file, sizeof c->file, "%s", sc->file);
+        c->line = sc->line;
+        snprintf(c->func, sizeof c->func, "%.*s", (int)(n < 63 ? n : 63), s);
+        snprintf(c->caller, sizeof c->caller, "%s", sc->fn);
+        for (int i = 0; i < 8; i++) {
+            long v;
+            c->args[i] = i < na && !eval_text(args[i], &sc->ms, 0, &v) ? v : LONG_MIN;
+            c->arg_param[i] = -1;
+            c->arg_off[i] = 0;
+            if (c->args[i] == LONG_MIN && i < na)
+                param_id(sc, args[i], &c->arg_param[i], &c->arg_off[i]);
+        }
+    }
+    return 0;
+}
+
+/* The line after a DH_BB_N marker: a loop statement bounds its region. */
+static void after_n_marker(struct scan *sc, const char *code)
+{
+    struct dh_bb_markers *m = sc->m;
+    if (sc->pend_n < 0 || sc->pend_open || sc->pend_n >= m->n ||
+        sc->line <= m->v[sc->pend_n].line || sc->depth != sc->pend_depth)
+        return;
+    while (*code == ' ' || *code == '\t')
+        code++;
+    if (!*code)
+        return;
+    int is_loop = (!strncmp(code, "for", 3) && !isalnum((unsigned char)code[3]) &&
+                   code[3] != '_') ||
+                  (!strncmp(code, "while", 5) && !isalnum((unsigned char)code[5]) &&
+                   code[5] != '_');
+    struct dh_bb_marker *k = &m->v[sc->pend_n];
+    if (!is_loop) {
+        sc->pend_n = -1;              /* no loop: the marker's region runs on */
+        return;
+    }
+    if (strchr(code, '{')) {
+        sc->pend_open = 1;            /* ends where the body's brace closes */
+        return;
+    }
+    size_t n = strlen(code);
+    while (n && (code[n - 1] == ' ' || code[n - 1] == '\t'))
+        n--;
+    k->last = n && code[n - 1] == ')' ? sc->line + 1 : sc->line;
+    sc->pend_n = -1;
+}
+
+static void close_scope(struct scan *sc, int scope)
+{
+    struct dh_bb_markers *m = sc->m;
+    for (int i = 0; i < m->n; i++)
+        if (m->v[i].scope == scope && m->v[i].last == 0)
+            m->v[i].last = sc->line;
+    if (sc->pend_n >= 0 && sc->pend_open == 2 && scope == sc->loop_scope) {
+        if (sc->pend_n < m->n && m->v[sc->pend_n].last == 0)
+            m->v[sc->pend_n].last = sc->line;
+        sc->pend_n = -1;
+        sc->pend_open = 0;
+    }
+}
+
+static int code_line(struct scan *sc, const char *code, const char *rest)
+{
+    if (for_loop(sc, code) || calls_in(sc, code, rest))
         return -1;
+    after_n_marker(sc, code);
     /* braces first up to each marker would be exact; a marker's line
      * rarely opens its own scope before it, so: markers, then braces,
      * except that a line starting with '}' closes first */
     const char *c = code;
     while (*c == ' ' || *c == '\t')
         c++;
-    struct dh_bb_markers *m = sc->m;
     if (*c == '}' && sc->depth) {
         int scope = sc->scope_stack[--sc->depth];
-        for (int i = 0; i < m->n; i++)
-            if (m->v[i].scope == scope && m->v[i].last == 0)
-                m->v[i].last = sc->line;
+        sc->hdr[0] = 0;
+        close_scope(sc, scope);
         c++;
     }
     if (markers_in(sc, c))
@@ -767,13 +973,29 @@ static int code_line(struct scan *sc, const char *code)
         p = r;
     }
     for (; *c; c++) {
+        if (sc->depth == 0) {
+            size_t h = strlen(sc->hdr);
+            if (*c == ';' || *c == '}')
+                sc->hdr[0] = 0;
+            else if (*c == '{') {
+                function_header(sc);
+                sc->hdr[0] = 0;
+            }
+            else if (h + 1 < sizeof sc->hdr) {
+                sc->hdr[h] = *c;
+                sc->hdr[h + 1] = 0;
+            }
+        }
         if (*c == '{' && sc->depth < 256) {
+            if (sc->pend_n >= 0 && sc->pend_open == 1 && sc->depth == sc->pend_depth) {
+                sc->loop_scope = sc->next_scope;
+                sc->pend_open = 2;
+            }
             sc->scope_stack[sc->depth++] = sc->next_scope++;
         } else if (*c == '}' && sc->depth) {
             int scope = sc->scope_stack[--sc->depth];
-            for (int i = 0; i < m->n; i++)
-                if (m->v[i].scope == scope && m->v[i].last == 0)
-                    m->v[i].last = sc->line;
+            sc->hdr[0] = 0;
+            close_scope(sc, scope);
         }
     }
     return 0;
@@ -842,7 +1064,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
                        struct dh_err *err)
 {
     memset(m, 0, sizeof *m);
-    struct scan sc = {.m = m};
+    struct scan sc = {.m = m, .pend_n = -1};
     snprintf(sc.file, sizeof sc.file, "dh_kernel.cu");
     int rc = 0;
     if (option_defines(&sc, options))
@@ -929,7 +1151,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
             }
             if (!strncmp(t, "define", 6) && define_line(&sc, t + 6))
                 rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory");
-        } else if (code_line(&sc, t)) {
+        } else if (code_line(&sc, t, p)) {
             rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory");
         }
         sc.line = first_line + n_phys - 1;
@@ -948,6 +1170,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
 void dh_bb_markers_free(struct dh_bb_markers *m)
 {
     free(m->v);
+    free(m->calls);
     free(m->loops);
     memset(m, 0, sizeof *m);
 }
@@ -985,6 +1208,48 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                 }
                 return -2;
             }
+        }
+        if (best >= 0 && m->v[best].id < 0 && m->v[best].func[0]) {
+            /* a parameter id: the argument at the call site (frame f+1),
+             * or, where that is the caller's parameter, at its call site
+             * in turn */
+            const struct dh_bb_marker *k = &m->v[best];
+            const char *fn = k->func;
+            int param = k->param;
+            long off = k->offset;
+            for (int g = f + 1; g < in->n_frames; g++) {
+                const struct dh_bb_call *hit = NULL;
+                for (int c = 0; c < m->n_calls; c++) {
+                    const struct dh_bb_call *call = &m->calls[c];
+                    if (call->line != in->fr[g].line || strcmp(call->func, fn) ||
+                        !same_file(s->files[in->fr[g].file], call->file))
+                        continue;
+                    if (hit && (hit->args[param] != call->args[param] ||
+                                hit->arg_param[param] != call->arg_param[param] ||
+                                hit->arg_off[param] != call->arg_off[param])) {
+                        if (pair) {           /* two calls on one line, two blocks */
+                            pair[0] = hit->args[param] == LONG_MIN ? -1
+                                      : (int)(hit->args[param] + off);
+                            pair[1] = call->args[param] == LONG_MIN ? -1
+                                      : (int)(call->args[param] + off);
+                        }
+                        return -2;
+                    }
+                    hit = call;
+                }
+                if (!hit)
+                    return -1;
+                if (hit->args[param] != LONG_MIN) {
+                    long id = hit->args[param] + off;
+                    return id >= 0 && id <= 1 << 20 ? (int)id : -1;
+                }
+                if (hit->arg_param[param] < 0)
+                    return -1;
+                off += hit->arg_off[param];
+                param = hit->arg_param[param];
+                fn = hit->caller;
+            }
+            return -1;
         }
         if (best >= 0 && m->v[best].id < 0)
             return -1;
@@ -1120,6 +1385,7 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         blk[i] = dh_sass_block_of(s, &s->v[i], m, pair);
         if (blk[i] == -1)
             (*unmarked)++;
+
         if (blk[i] == -2) {
             (*shared)++;
             for (int k = 0; k < 2; k++)

@@ -76,12 +76,19 @@ void dh_sass_cost_table(char *out, size_t len);
  * expression over numbers and object-like #defines (and the build's
  * -D NAME=VALUE options). A marker's region: from its line to the line
  * before the next marker of the same brace scope, or to the scope's
- * closing brace; an inner region wins over the one around it. */
+ * closing brace; an inner region wins over the one around it. An id
+ * that is a parameter of its function (`DH_BB(bb + 1)` in f(..., int bb))
+ * is bound per call site: the argument written in each call of f. */
 struct dh_bb_marker {
     char file[256];
     int line;
     int last;                     /* the region's last line */
-    int id;                       /* -1: the id did not evaluate (a runtime value) */
+    int id;                       /* -1: the id did not evaluate (a runtime value, or
+                                     a parameter: see func) */
+    char func[64];                /* id = a parameter of this function (+ offset):
+                                     bound at each call site; "" otherwise */
+    int param;
+    long offset;
     int n_form;                   /* DH_BB_N: the block counts loop iterations */
     long count;                   /* DH_BB_N's count when constant, else -1 */
     int scope;                    /* the enclosing '{' (order of appearance) */
@@ -93,9 +100,23 @@ struct dh_bb_loop {
     int line;
     long trips;
 };
+/* A call of a function whose marker ids are its parameters, with the
+ * arguments that evaluate (others LONG_MIN). */
+struct dh_bb_call {
+    char file[256];
+    int line;
+    char func[64];
+    char caller[64];              /* the function the call is in */
+    long args[8];
+    int arg_param[8];             /* an argument that is the caller's parameter
+                                     (+ arg_off): its index, else -1 */
+    long arg_off[8];
+};
 struct dh_bb_markers {
     struct dh_bb_marker *v;
     int n;
+    struct dh_bb_call *calls;
+    int n_calls, cap_calls;
     struct dh_bb_loop *loops;
     int n_loops, cap_loops;
     int unresolved;               /* markers whose id did not evaluate */
