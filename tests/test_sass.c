@@ -176,6 +176,14 @@ static void marker_scan_forms(void **st)
         "    f(B_OFF EMPTY);\n"
         "    f(\n"
         "      A_BASE + 4);\n"
+        "}\n"
+        "DH_DEVICE void g(int u)\n"
+        "{\n"
+        "    f(u + 1);\n"
+        "}\n"
+        "DH_KERNEL void k2(void)\n"
+        "{\n"
+        "    g(5);\n"
         "}\n";
     struct dh_bb_markers m;
     struct dh_err e = {0};
@@ -195,12 +203,41 @@ static void marker_scan_forms(void **st)
     assert_string_equal(m.v[2].func, "");
     assert_int_equal(m.unresolved, 1);
     assert_non_null(strstr(m.first_unresolved, "suites/x/y.k:16"));
-    /* the calls: one argument each, the second written over two lines */
-    assert_int_equal(m.n_calls, 2);
+    /* the calls: f's two in k (the second over two lines), f's in g
+     * (g's parameter + 1), g's in k2 */
+    assert_int_equal(m.n_calls, 4);
     assert_int_equal(m.calls[0].line, 20);
     assert_int_equal(m.calls[0].args[0], 3);
     assert_int_equal(m.calls[1].line, 21);
     assert_int_equal(m.calls[1].args[0], 10);
+    assert_int_equal(m.calls[2].arg_param[0], 0);
+    assert_int_equal(m.calls[2].arg_off[0], 1);
+    assert_string_equal(m.calls[2].caller, "g");
+    /* instructions of DH_BB(t) inlined at each call: 3, 10, and through
+     * g(5): 6; from a line that calls nothing: unknown */
+    const char *listing =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "\t//## File \"/src/suites/x/y.k\", line 14 inlined at \"/src/suites/x/y.k\", line 20\n"
+        "\t//## File \"/src/suites/x/y.k\", line 20\n"
+        "        /*0000*/                   FFMA R1, R1, R1, R1 ;\n"
+        "\t//## File \"/src/suites/x/y.k\", line 14 inlined at \"/src/suites/x/y.k\", line 21\n"
+        "\t//## File \"/src/suites/x/y.k\", line 21\n"
+        "        /*0010*/                   FFMA R1, R1, R1, R1 ;\n"
+        "\t//## File \"/src/suites/x/y.k\", line 14 inlined at \"/src/suites/x/y.k\", line 26\n"
+        "\t//## File \"/src/suites/x/y.k\", line 26 inlined at \"/src/suites/x/y.k\", line 30\n"
+        "\t//## File \"/src/suites/x/y.k\", line 30\n"
+        "        /*0020*/                   FFMA R1, R1, R1, R1 ;\n"
+        "\t//## File \"/src/suites/x/y.k\", line 14 inlined at \"/src/suites/x/y.k\", line 19\n"
+        "\t//## File \"/src/suites/x/y.k\", line 19\n"
+        "        /*0030*/                   FFMA R1, R1, R1, R1 ;\n";
+    struct dh_sass s;
+    assert_int_equal(dh_sass_parse(listing, &s, &e), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(dh_sass_block_of(&s, &s.v[0], &m, NULL), 3);
+    assert_int_equal(dh_sass_block_of(&s, &s.v[1], &m, NULL), 10);
+    assert_int_equal(dh_sass_block_of(&s, &s.v[2], &m, NULL), 6);
+    assert_int_equal(dh_sass_block_of(&s, &s.v[3], &m, NULL), -1);
+    dh_sass_free(&s);
     dh_bb_markers_free(&m);
 }
 

@@ -549,6 +549,8 @@ struct scan {
     int cap;
     char hdr[2048];               /* text at depth 0 since the last ';' or '}' */
     char fn[64];                  /* the function whose body is open */
+    char (*fns)[64];              /* the functions defined so far */
+    int n_fns, cap_fns;
     char fn_param[16][32];
     int fn_nparam;
     struct macros ms;
@@ -807,6 +809,16 @@ static void function_header(struct scan *sc)
     if (s == e)
         return;
     snprintf(sc->fn, sizeof sc->fn, "%.*s", (int)(e - s < 63 ? e - s : 63), s);
+    if (sc->n_fns == sc->cap_fns) {
+        int cap = sc->cap_fns ? 2 * sc->cap_fns : 64;
+        char (*v)[64] = realloc(sc->fns, (size_t)cap * sizeof *v);
+        if (v) {
+            sc->fns = v;
+            sc->cap_fns = cap;
+        }
+    }
+    if (sc->n_fns < sc->cap_fns)
+        snprintf(sc->fns[sc->n_fns++], sizeof sc->fns[0], "%s", sc->fn);
     char args[8][256];
     int n = split_args(&p, args);
     for (int i = 0; i < n && i < 8; i++) {
@@ -841,9 +853,11 @@ static int calls_in(struct scan *sc, const char *code, const char *rest)
         while (isalnum((unsigned char)*p) || *p == '_')
             p++;
         size_t n = (size_t)(p - s);
+        /* every function defined above: a parameter id may travel
+         * through several calls */
         int known = 0;
-        for (int i = 0; i < m->n && !known; i++)
-            known = m->v[i].func[0] && strlen(m->v[i].func) == n && !strncmp(m->v[i].func, s, n);
+        for (int i = 0; i < sc->n_fns && !known; i++)
+            known = strlen(sc->fns[i]) == n && !strncmp(sc->fns[i], s, n);
         if (!known || *p != '(')
             continue;
         char buf[4096];
@@ -1157,6 +1171,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
         sc.line = first_line + n_phys - 1;
     }
     free(logical);
+    free(sc.fns);
     macros_free(&sc.ms);
     /* a region left open (no closing brace seen) runs to its file's end */
     for (int i = 0; i < m->n; i++)
