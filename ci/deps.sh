@@ -13,6 +13,15 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# an nvdisasm that reads NVRTC 13's CUBINs (`harness blocks`, test_sass;
+# Debian's is CUDA 11.8's): PyPI's, into its own folder; best effort, the
+# tests that need it are SKIPPED without it
+nvd_dir=/opt/divharness-nvdisasm
+if [ "$(id -u)" -eq 0 ] && [ ! -x "$nvd_dir/nvidia/cu13/bin/nvdisasm" ] \
+   && command -v python3 >/dev/null; then
+  python3 -m pip install --quiet --target "$nvd_dir" "nvidia-cuda-nvdisasm>=13" >&2 \
+    || echo "ci/deps.sh: nvidia-cuda-nvdisasm not installed (harness blocks needs it)" >&2
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 line="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then

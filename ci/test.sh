@@ -20,6 +20,9 @@ run_one() {  # name, binary, [env...]
   if [ "$f" != 0 ]; then fail=1; echo "$out" | sed 's/^/    /'; fi
 }
 export DH_CACHE_DIR=${DH_CACHE_DIR:-$(mktemp -d)}
+# the nvdisasm that reads NVRTC's CUBINs (ci/deps.sh; test_sass skips without)
+nvd=/opt/divharness-nvdisasm/nvidia/cu13/bin/nvdisasm
+if [ -z "${DH_NVDISASM:-}" ] && [ -x "$nvd" ]; then export DH_NVDISASM=$nvd; fi
 # the direction of every include (README "Layout")
 if ! bash "$(dirname "$0")/check-layers.sh"; then fail=1; total_fail=$((total_fail+1)); fi
 for t in "$build"/tests/test_*; do
@@ -31,7 +34,7 @@ san=${build}-san
 if make -s BUILD="$san" NO_CUDA=1 \
      EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
      LDFLAGS_EXTRA="-fsanitize=address,undefined" unit-tests >/dev/null; then
-  for t in stats params ceiling xml compare report export mc_table shard; do
+  for t in stats params ceiling xml compare report export mc_table shard sass; do
     run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
   done
   # the model and the regroupings; their device test is SKIPPED here

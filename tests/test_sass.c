@@ -256,6 +256,9 @@ static void cost_table(void **st)
     /* a prefix must end at '.': FMNMX is not FMUL, ISETP not IS... */
     assert_true(dh_sass_op_cost("FMNMX", &known) == 2 && known);
     assert_true(dh_sass_op_cost("QQQ", &known) == 1 && !known);
+    /* sm_90's fused integer forms: on the integer pipe */
+    assert_true(dh_sass_op_cost("VIADD", &known) == 2 && known);
+    assert_true(dh_sass_op_cost("VIADDMNMX.U32", &known) == 2 && known);
     assert_true(dh_sass_op_is_branch("BRA"));
     assert_true(dh_sass_op_is_branch("BRA.U"));
     assert_false(dh_sass_op_is_branch("BRANCHY"));

@@ -227,8 +227,15 @@ int dh_cmd_blocks(int argc, char **argv)
                b->blocks[k].name, hi[k], hc[k], o->inst_per_exec, o->cost_per_exec, o->insts,
                o->predicated, o->loop_insts, loops, o->unroll, o->shared, nf);
     }
+    int unknown = 0, pred = 0, insts = 0;
+    for (int k = 0; k < b->n_blocks; k++) {
+        unknown += sc.b[k].unknown_ops;
+        pred += sc.b[k].predicated;
+        insts += sc.b[k].insts;
+    }
     printf("# kernel: %d instructions, %d outside every marked region, %d on lines of several "
-           "blocks (given to none)\n", sc.total, sc.unmarked, sc.shared);
+           "blocks (given to none); in blocks: %d, %d predicated, %d of opcodes outside the "
+           "cost table (priced 1)\n", sc.total, sc.unmarked, sc.shared, insts, pred, unknown);
     if (sc.unresolved)
         printf("# %d markers whose id is not a constant expression (first: %s)\n",
                sc.unresolved, sc.first_unresolved);

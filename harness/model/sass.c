@@ -245,7 +245,8 @@ static const struct {
     {"HFMA2", 1}, {"HADD2", 1}, {"HMUL2", 1},
     /* int32 add, compare, min/max, logic, shift, multiply(-add): 64 */
     {"IADD3", 2}, {"IADD", 2}, {"IADD32I", 2}, {"IMAD.WIDE", 4}, {"IMAD.HI", 4}, {"IMAD", 2},
-    {"IMUL", 2}, {"ISETP", 2}, {"IMNMX", 2}, {"VIMNMX", 2}, {"IABS", 2}, {"LOP3", 2},
+    {"IMUL", 2}, {"ISETP", 2}, {"IMNMX", 2}, {"VIMNMX", 2}, {"VIMNMX3", 2}, {"VIADD", 2},
+    {"VIADDMNMX", 2}, {"IABS", 2}, {"LOP3", 2},
     {"LOP", 2}, {"SHF", 2}, {"SHL", 2}, {"SHR", 2}, {"LEA", 2}, {"SEL", 2}, {"ICMP", 2},
     {"VABSDIFF", 2}, {"PRMT", 2}, {"BMSK", 2}, {"SGXT", 2}, {"IDP", 2},
     /* FP32 compare, min/max, select on the same 64-wide pipe */
