@@ -241,6 +241,47 @@ static void marker_scan_forms(void **st)
     dh_bb_markers_free(&m);
 }
 
+/* a subroutine the kernel calls (64-bit division): its instructions are
+ * priced at the CALL, in the caller's block, not by the stale line
+ * before them */
+static void called_subroutine(void **st)
+{
+    (void)st;
+    const char *src = "#line 1 \"a.k\"\n"
+                      "DH_KERNEL void k(void)\n"
+                      "{\n"
+                      "    DH_BB(0); y = a / b;\n"
+                      "}\n";
+    const char *listing =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "\t//## File \"/src/a.k\", line 3\n"
+        "        /*0000*/                   FFMA R1, R1, R1, R1 ;\n"
+        "        /*0010*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_s64) ;\n"
+        "        /*0020*/                   EXIT ;\n"
+        "$__internal_0_$__cuda_sm20_div_s64:\n"
+        "        /*0030*/                   I2F.U64.RP R2, R4 ;\n"
+        "        /*0040*/                   MUFU.RCP R2, R2 ;\n"
+        "        /*0050*/                   RET.REL.NODEC R16 `(k) ;\n";
+    struct dh_bb_markers m;
+    struct dh_sass s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_bb_markers_scan(src, "", &m, &e), 0);
+    assert_int_equal(dh_sass_parse(listing, &s, &e), 0);
+    assert_int_equal(s.v[1].target, 0x30);
+    assert_true(s.v[3].sub && !s.v[2].sub);
+    assert_int_equal(s.v[3].n_frames, 0);
+    struct dh_sass_block b[1];
+    int unmarked, shared;
+    dh_sass_blocks(&s, 0, &m, 1, b, &unmarked, &shared);
+    assert_int_equal(unmarked, 0);
+    assert_int_equal(b[0].insts, 6);
+    assert_int_equal(b[0].called, 3);
+    assert_true(fabs(b[0].cost - (1 + 1 + 1 + 8 + 8 + 1)) < 1e-12);
+    assert_true(fabs(b[0].inst_per_exec - 6) < 1e-12);
+    dh_sass_free(&s);
+    dh_bb_markers_free(&m);
+}
+
 static void cost_table(void **st)
 {
     (void)st;
@@ -303,6 +344,7 @@ int main(void)
         cmocka_unit_test(parse_listing),
         cmocka_unit_test(markers_and_mapping),
         cmocka_unit_test(marker_scan_forms),
+        cmocka_unit_test(called_subroutine),
         cmocka_unit_test(cost_table),
         cmocka_unit_test(nvrtc_path),
     };

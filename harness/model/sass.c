@@ -88,7 +88,7 @@ int dh_sass_parse(const char *text, struct dh_sass *s, struct dh_err *err)
     struct label *labels = NULL;
     struct pending *pend = NULL;
     int n_labels = 0, cap_labels = 0, n_pend = 0, cap_pend = 0;
-    int func = -1, ln = 0, rc = 0;
+    int func = -1, ln = 0, rc = 0, in_sub = 0;
     struct dh_sass_frame cur[DH_SASS_FRAMES];
     int n_cur = 0, in_group = 0;
     const char *p = text;
@@ -112,6 +112,7 @@ int dh_sass_parse(const char *text, struct dh_sass *s, struct dh_err *err)
             if ((func = add_func(s, sec, k)) < 0)
                 rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory");
             n_cur = 0;
+            in_sub = 0;
             continue;
         }
         if (!strncmp(t, "//##", 4)) {
@@ -127,7 +128,12 @@ int dh_sass_parse(const char *text, struct dh_sass *s, struct dh_err *err)
             continue;
         }
         in_group = 0;
-        if (t[0] == '.' && t[strlen(t) - 1] == ':' && strncmp(t, ".text.", 6)) {
+        if ((t[0] == '.' || t[0] == '$') && t[strlen(t) - 1] == ':' && strncmp(t, ".text.", 6)) {
+            /* a subroutine: its lines are not the caller's */
+            if (t[0] == '$') {
+                in_sub = 1;
+                n_cur = 0;
+            }
             if (n_labels == cap_labels) {
                 cap_labels = cap_labels ? 2 * cap_labels : 64;
                 struct label *v = realloc(labels, (size_t)cap_labels * sizeof *v);
@@ -160,7 +166,8 @@ int dh_sass_parse(const char *text, struct dh_sass *s, struct dh_err *err)
         char *q = close + 2;
         while (*q == ' ' || *q == '\t')
             q++;
-        struct dh_sass_inst in = {.func = func, .addr = (unsigned)addr, .target = -1};
+        struct dh_sass_inst in = {.func = func, .addr = (unsigned)addr, .target = -1,
+                                  .sub = in_sub};
         if (*q == '@') {
             char *g = q + 1;
             if (*g == '!')
@@ -1205,9 +1212,21 @@ static int same_file(const char *listing, const char *source)
     return listing[a - b - 1] == '/' && !strcmp(listing + a - b, source);
 }
 
+static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
+                    const struct dh_bb_markers *m, int pair[2], int *marker);
+
 int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                      const struct dh_bb_markers *m, int pair[2])
 {
+    int marker;
+    return block_of(s, in, m, pair, &marker);
+}
+
+/* ... and *marker, the deciding marker (its form: DH_BB or DH_BB_N) */
+static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
+                    const struct dh_bb_markers *m, int pair[2], int *marker)
+{
+    *marker = -1;
     for (int f = 0; f < in->n_frames; f++) {
         const char *file = s->files[in->fr[f].file];
         int line = in->fr[f].line, best = -1;
@@ -1225,6 +1244,8 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                 return -2;
             }
         }
+        if (best >= 0)
+            *marker = best;
         if (best >= 0 && m->v[best].id < 0 && m->v[best].func[0]) {
             /* a parameter id: the argument at the call site (frame f+1),
              * or, where that is the caller's parameter, at its call site
@@ -1394,11 +1415,16 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
             continue;
         /* alignment padding and the unreachable self-branch after EXIT
          * are never issued */
-        if (!strcmp(s->v[i].op, "NOP") ||
+        if (!strcmp(s->v[i].op, "NOP") || s->v[i].sub ||
             (!strcmp(s->v[i].op, "BRA") && s->v[i].target == (long)s->v[i].addr))
             continue;
-        int pair[2] = {-1, -1};
-        blk[i] = dh_sass_block_of(s, &s->v[i], m, pair);
+        int pair[2] = {-1, -1}, mk = -1;
+        blk[i] = block_of(s, &s->v[i], m, pair, &mk);
+        /* a parameter id's form is known once bound */
+        if (blk[i] >= 0 && blk[i] < nb && mk >= 0 && m->v[mk].n_form) {
+            out[blk[i]].n_form = 1;
+            out[blk[i]].count = m->v[mk].count;
+        }
         if (blk[i] == -1)
             (*unmarked)++;
 
@@ -1473,6 +1499,23 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         }
         o->dyn_insts += w;
         o->dyn_cost += w * c;
+        /* a call: the subroutine's instructions, from its entry to its
+         * first RET, once per call */
+        if (!strncmp(in->op, "CALL", 4) && in->target >= 0) {
+            for (int j = 0; j < s->n; j++) {
+                const struct dh_sass_inst *t = &s->v[j];
+                if (t->func != func || !t->sub || (long)t->addr < in->target)
+                    continue;
+                double ct = dh_sass_op_cost(t->op, NULL);
+                o->insts++;
+                o->cost += ct;
+                o->called++;
+                o->dyn_insts += w;
+                o->dyn_cost += w * ct;
+                if (!strncmp(t->op, "RET", 3))
+                    break;
+            }
+        }
     }
     for (int b = 0; b < nb; b++) {
         struct dh_sass_block *o = &out[b];

@@ -30,7 +30,9 @@ struct dh_sass_inst {
     char op[32];                  /* opcode with its modifiers: "IMAD.WIDE.U32" */
     char args[96];                /* the operands as written: "R5, R5, 0x80, RZ" */
     int pred;                     /* under a guard other than @PT (@P0, @!P1, @UP0) */
-    long target;                  /* a branch's target address, else -1 */
+    long target;                  /* a branch's or call's target address, else -1 */
+    int sub;                      /* in a subroutine the kernel calls ($__internal_...:
+                                     64-bit division, say): priced at its CALL */
     int n_frames;                 /* fr[0] the innermost line ... the kernel's own last */
     struct dh_sass_frame fr[DH_SASS_FRAMES];
 };
@@ -153,6 +155,7 @@ struct dh_sass_block {
     int shared;                   /* instructions on a line it shares with another
                                      block: given to neither */
     int unknown_ops;              /* opcodes outside the cost table */
+    int called;                   /* of insts, in subroutines it calls */
     int n_form;                   /* marked with DH_BB_N somewhere */
     long count;                   /* that DH_BB_N's constant count, else -1 */
     /* per execution of the block (what the model multiplies by its
