@@ -136,12 +136,21 @@ static void markers_and_mapping(void **st)
     assert_int_equal(b[3].insts, 2);
     assert_int_equal(b[3].predicated, 1);
     assert_int_equal(b[0].loop_insts, 0);       /* the trap after EXIT is not a loop */
-    /* three loops of the block (unrolled 16, 4 and 1): 38 + 16 + 8, the
-     * LDG/FFMA of line 37 21 times */
+    /* three loops of the block, 38 + 16 + 8 instructions, their counters
+     * stepping 16, 4 and 1 (the pointer's 64-bit add is no counter); n
+     * is not constant: the loops' instructions over the largest step */
     assert_int_equal(b[2].loop_insts, 62);
-    assert_int_equal(b[2].unroll, 21);
+    assert_int_equal(b[2].loops, 3);
+    assert_int_equal(b[2].loops_unknown, 3);
+    assert_int_equal(b[2].unroll, 16);
     assert_true(b[2].n_form);
-    assert_true(fabs(b[2].inst_per_exec - 62.0 / 21) < 1e-12);
+    assert_int_equal(b[2].count, -1);
+    assert_true(fabs(b[2].inst_per_exec - 62.0 / 16) < 1e-12);
+    /* the counter steps themselves */
+    assert_int_equal(dh_sass_counter_step(at(&s, 0x380)), 16);   /* IADD3 R12, R12, -0x10 */
+    assert_int_equal(dh_sass_counter_step(at(&s, 0x3a0)), 16);   /* VIADD R11, R11, 0x10 */
+    assert_int_equal(dh_sass_counter_step(at(&s, 0x3e0)), 0);    /* IADD3 R6, P2, R6, 0x40 */
+    assert_int_equal(dh_sass_counter_step(at(&s, 0x0f0)), 0);    /* FFMA */
     assert_true(fabs(b[0].inst_per_exec - b[0].insts) < 1e-12);
     /* every non-padding instruction is somewhere */
     int sum = unmarked + shared;

@@ -234,8 +234,8 @@ int dh_cmd_blocks(int argc, char **argv)
         insts += sc.b[k].insts;
     }
     printf("# kernel: %d instructions, %d outside every marked region, %d on lines of several "
-           "blocks (given to none); in blocks: %d, %d predicated, %d of opcodes outside the "
-           "cost table (priced 1)\n", sc.total, sc.unmarked, sc.shared, insts, pred, unknown);
+           "blocks (given to none); in blocks (a called subroutine at each call): %d, %d "
+           "predicated, %d of opcodes outside the cost table (priced 1)\n", sc.total, sc.unmarked, sc.shared, insts, pred, unknown);
     if (sc.unresolved)
         printf("# %d markers whose id is not a constant expression (first: %s)\n",
                sc.unresolved, sc.first_unresolved);

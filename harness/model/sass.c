@@ -1448,8 +1448,9 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
                                 1};
         /* its unroll: the step of the counter the for's own line
          * updates (a source step of 1 counted u at a time); none (a
-         * counter kept in predicates, say): 1 */
-        if (L->trips >= 0) {
+         * counter kept in predicates, say): 1. Without a recorded for
+         * line, the back branch's own line is taken for it. */
+        {
             long u = 0;
             for (int j = 0; j < s->n; j++) {
                 if (s->v[j].func != func || s->v[j].addr < L->lo || s->v[j].addr > L->hi ||
@@ -1459,7 +1460,7 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
                 if (st > 0 && (u == 0 || st < u))
                     u = st;
             }
-            L->unroll = u > 0 && u <= (L->trips > 0 ? L->trips : 1) ? (int)u : 1;
+            L->unroll = u > 0 && (L->trips < 0 || u <= (L->trips > 0 ? L->trips : 1)) ? (int)u : 1;
         }
         for (int j = 0; j < s->n; j++) {
             if (s->v[j].func != func || blk[j] != L->block || s->v[j].addr < L->lo ||
@@ -1520,9 +1521,16 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
     for (int b = 0; b < nb; b++) {
         struct dh_sass_block *o = &out[b];
         int use_loop = o->loop_insts > 0;
-        for (int i = 0; i < s->n; i++)
-            sel[i] = blk[i] == b && (!use_loop || inner[i] >= 0);
-        o->unroll = most_repeated(s, blk, b, sel);
+        if (use_loop) {
+            o->unroll = 1;
+            for (int l = 0; l < n_loops; l++)
+                if (loops[l].block == b && loops[l].unroll > o->unroll)
+                    o->unroll = loops[l].unroll;
+        } else {
+            for (int i = 0; i < s->n; i++)
+                sel[i] = blk[i] == b;
+            o->unroll = most_repeated(s, blk, b, sel);
+        }
         if (o->n_form && o->count > 0) {
             o->inst_per_exec = o->dyn_insts / (double)o->count;
             o->cost_per_exec = o->dyn_cost / (double)o->count;

@@ -147,8 +147,9 @@ struct dh_sass_block {
     double cost;                  /* their issue cost */
     int loop_insts;               /* inside a loop whose back branch is the block's */
     double loop_cost;
-    int unroll;                   /* largest count of one (opcode, line) in its loops
-                                     (or, without loops, in the block) */
+    int unroll;                   /* its loops' largest counter step (1: none found);
+                                     without loops, the largest count of one
+                                     (opcode, line) in the block */
     int loops, loops_unknown;     /* its loops; of those, trip count not constant */
     double dyn_insts, dyn_cost;   /* one pass: a loop's instructions x trips / unroll
                                      (x 1 where the trip count is not constant) */
@@ -160,8 +161,9 @@ struct dh_sass_block {
     long count;                   /* that DH_BB_N's constant count, else -1 */
     /* per execution of the block (what the model multiplies by its
      * count): DH_BB: one pass; DH_BB_N with a constant count N: one
-     * pass / N; DH_BB_N otherwise: its loops' instructions / unroll, or
-     * (no loop) all / the largest (opcode, line) count */
+     * pass / N; DH_BB_N otherwise: its loops' instructions / unroll (a
+     * loop's body once per iteration), or (no loop: unrolled in full)
+     * all / the largest (opcode, line) count */
     double inst_per_exec, cost_per_exec;
 };
 /* Fill out[0..nb-1] for function `func`; *unmarked counts the function's
