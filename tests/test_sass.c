@@ -11,6 +11,11 @@
 #include "../harness/model/sass.h"
 #include "../harness/model/sasscost.h"
 #include "../backends/offline.h"
+#include "../harness/model/price.h"
+#include "../harness/stats/derive.h"
+#include "../harness/stats/load.h"
+#include "../results/xml.h"
+#include "../suites/suite.h"
 
 static char *slurp(const char *path)
 {
@@ -291,6 +296,74 @@ static void called_subroutine(void **st)
     dh_bb_markers_free(&m);
 }
 
+/* compiled costs replace the table's in the model, and the record says
+ * where the costs came from, through the results file and back */
+static void model_records_costs(void **st)
+{
+    (void)st;
+    /* 2 items in one warp of 2: item 0 runs block 0, item 1 block 1 */
+    uint32_t c[4] = {1, 0, 0, 1};
+    double cyc[2] = {3, 30}, inst[2] = {1, 3};
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = c};
+    struct dh_bb_def blocks[2] = {{"a", {.fp = 1}}, {"b", {.fp = 1}}};
+    struct dh_latency_table t;
+    struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
+    struct dh_err e = {0};
+    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
+    struct dh_model_result hand = {0}, sass = {0};
+    dh_model_price(&b, blocks, &t, &info, 2, NULL, 2, &hand);
+    assert_string_equal(hand.costs, "hand");
+    assert_true(fabs(hand.own.cfe - 0.5) < 1e-12);        /* equal costs: (1+1)/(2x2) */
+    b.block_cost = cyc;
+    b.block_inst = inst;
+    snprintf(b.costs, sizeof b.costs, "sass");
+    dh_model_price(&b, blocks, &t, &info, 2, NULL, 2, &sass);
+    assert_string_equal(sass.costs, "sass");
+    assert_true(fabs(sass.own.cfe - 4.0 / 8) < 1e-12);     /* (1+3)/(2x(1+3)) */
+    assert_true(fabs(sass.own.t_weighted - 33) < 1e-9);   /* the cycles given */
+
+    struct dh_run run;
+    memset(&run, 0, sizeof run);
+    run.c.bench = dh_bench_find("micro", "branch");
+    snprintf(run.c.suite, sizeof run.c.suite, "micro");
+    snprintf(run.c.bench_name, sizeof run.c.bench_name, "branch");
+    snprintf(run.c.variant, sizeof run.c.variant, "baseline");
+    snprintf(run.c.backend, sizeof run.c.backend, "opencl");
+    snprintf(run.c.device_name, sizeof run.c.device_name, "dev");
+    snprintf(run.c.size, sizeof run.c.size, "small");
+    run.c.reps = 1;
+    dh_case_identity(&run.c);
+    run.r.n = 1;
+    run.r.kernel_ms[0] = 1;
+    run.r.verified = 1;
+    run.r.model = sass;
+    dh_run_derive(&run, 1);
+    struct dh_env env;
+    char *argv[] = {"harness", "run"};
+    dh_env_fill(&env, 2, argv);
+    struct dh_devlist devs = {0};
+    devs.n = 1;
+    snprintf(devs.d[0].backend, 16, "opencl");
+    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "dev");
+    devs.d[0].info.warp_width = 32;
+    char path[] = "/tmp/dh-test-sass-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    int rc = dh_xml_write(path, &env, &devs, &run, 1, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    rc = dh_xml_validate(path, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    struct dh_resultfile f;
+    assert_int_equal(dh_results_load(path, &f, &e), 0);
+    assert_int_equal(f.n_runs, 1);
+    assert_string_equal(f.runs[0].r.model.costs, "sass");
+    dh_resultfile_free(&f);
+    unlink(path);
+}
+
 static void cost_table(void **st)
 {
     (void)st;
@@ -354,6 +427,7 @@ int main(void)
         cmocka_unit_test(markers_and_mapping),
         cmocka_unit_test(marker_scan_forms),
         cmocka_unit_test(called_subroutine),
+        cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),
         cmocka_unit_test(nvrtc_path),
     };
