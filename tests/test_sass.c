@@ -420,6 +420,38 @@ static void nvrtc_path(void **st)
     free(src);
 }
 
+/* the command: its cost table, its usage errors, and a listing that is
+ * not of the benchmark named */
+static void blocks_command(void **st)
+{
+    (void)st;
+    char out[8192], self[4096], exe[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    assert_non_null(slash);
+    *slash = 0;
+    snprintf(exe, sizeof exe, "%s/../harness", self);   /* the build's own */
+    if (access(exe, X_OK)) {
+        fprintf(stderr, "  (no %s: build the harness first)\n", exe);
+        skip();
+    }
+    const char *costs[] = {exe, "blocks", "--costs", NULL};
+    assert_int_equal(dh_test_exec(NULL, costs, "/tmp/dh-test-blocks.log", out, sizeof out), 0);
+    assert_non_null(strstr(out, "MUFU 8\n"));
+    const char *none[] = {exe, "blocks", NULL};
+    assert_int_equal(dh_test_exec(NULL, none, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
+    assert_non_null(strstr(out, "--bench SUITE/BENCH is required"));
+    const char *bad[] = {exe, "blocks", "--bench", "micro", NULL};
+    assert_int_equal(dh_test_exec(NULL, bad, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
+    const char *other[] = {exe, "blocks", "--bench", "micro/branch", "--sass",
+                           "tests/data/sass/tiny.sass", NULL};
+    assert_int_equal(dh_test_exec(NULL, other, "/tmp/dh-test-blocks.log", out, sizeof out), 3);
+    assert_non_null(strstr(out, "is the listing of this benchmark"));
+    unlink("/tmp/dh-test-blocks.log");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +461,7 @@ int main(void)
         cmocka_unit_test(called_subroutine),
         cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),
+        cmocka_unit_test(blocks_command),
         cmocka_unit_test(nvrtc_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,14 @@ int dh_sass_costs_listing(const char *listing, const char *source, const char *o
         dh_sass_blocks(&s, f, &m, n_blocks, out->b, &out->unmarked, &out->shared);
         for (int i = 0; i < s.n; i++)
             out->total += s.v[i].func == f;
+        /* a listing of another source maps nothing: say so, not zeros */
+        int mapped = out->shared;
+        for (int b = 0; b < n_blocks; b++)
+            mapped += out->b[b].insts;
+        if (!mapped && out->total > 0)
+            rc = dh_err_set(err, DH_E_DATA, "none of kernel %s's %d instructions lies in a "
+                            "marked region of this source: is the listing of this benchmark "
+                            "and build?", out->kernel, out->total);
         out->unresolved = m.unresolved;
         snprintf(out->first_unresolved, sizeof out->first_unresolved, "%s", m.first_unresolved);
     }
