@@ -258,6 +258,21 @@ static void marker_scan_forms(void **st)
 /* a subroutine the kernel calls (64-bit division): its instructions are
  * priced at the CALL, in the caller's block, not by the stale line
  * before them */
+/* a function-like #define cut off inside its parameters (found by
+ * fuzz_sass: the scan read past the end of the line) */
+static void define_cut_short(void **st)
+{
+    (void)st;
+    const char *srcs[] = {"#define F(a, ", "#define F(", "#define F(a,\\\n", "#define F(a b"};
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        struct dh_bb_markers m;
+        struct dh_err e = {0};
+        assert_int_equal(dh_bb_markers_scan(srcs[i], "", &m, &e), 0);
+        assert_int_equal(m.n, 0);
+        dh_bb_markers_free(&m);
+    }
+}
+
 static void called_subroutine(void **st)
 {
     (void)st;
@@ -458,6 +473,7 @@ int main(void)
         cmocka_unit_test(parse_listing),
         cmocka_unit_test(markers_and_mapping),
         cmocka_unit_test(marker_scan_forms),
+        cmocka_unit_test(define_cut_short),
         cmocka_unit_test(called_subroutine),
         cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),

@@ -4,6 +4,7 @@
 #include "sass.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static int macro_add(struct macros *ms, const char *name, size_t nlen, int n_par
 struct ev {
     const char *p;
     const struct macros *ms;
-    int depth;
+    int depth;                    /* macro nesting */
+    int nest;                     /* parentheses and unary minus */
     int bad;
 };
 static long ev_sum(struct ev *e);
@@ -101,7 +103,7 @@ static int eval_text(const char *text, const struct macros *ms, int depth, long 
 {
     char clean[512];
     drop_empty_macros(text, ms, clean, sizeof clean);
-    struct ev e = {clean, ms, depth, 0};
+    struct ev e = {clean, ms, depth, 0, 0};
     long v = ev_sum(&e);
     ev_ws(&e);
     if (e.bad || *e.p)
@@ -110,12 +112,20 @@ static int eval_text(const char *text, const struct macros *ms, int depth, long 
     return 0;
 }
 
+/* Source text is data: an overflow, a division by zero or nesting past
+ * 64 levels makes the expression not evaluate, never a signal. */
 static long ev_atom(struct ev *e)
 {
     ev_ws(e);
+    if (e->bad || e->nest > 64) {
+        e->bad = 1;
+        return 0;
+    }
     if (*e->p == '(') {
         e->p++;
+        e->nest++;
         long v = ev_sum(e);
+        e->nest--;
         ev_ws(e);
         if (*e->p != ')')
             e->bad = 1;
@@ -125,11 +135,19 @@ static long ev_atom(struct ev *e)
     }
     if (*e->p == '-') {
         e->p++;
-        return -ev_atom(e);
+        e->nest++;
+        long v = ev_atom(e);
+        e->nest--;
+        if (v == LONG_MIN)
+            e->bad = 1;
+        return e->bad ? 0 : -v;
     }
     if (isdigit((unsigned char)*e->p)) {
         char *end;
+        errno = 0;
         long v = strtol(e->p, &end, 0);
+        if (errno == ERANGE)
+            e->bad = 1;
         while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
             end++;
         if (*end == '.' || isalpha((unsigned char)*end))
@@ -161,12 +179,16 @@ static long ev_prod(struct ev *e)
             return v;
         e->p++;
         long r = ev_atom(e);
-        if (c == '*')
-            v *= r;
-        else if (r == 0)
+        if (e->bad)
+            return 0;
+        if (c == '*') {
+            if (__builtin_mul_overflow(v, r, &v))
+                e->bad = 1;
+        } else if (r == 0 || (v == LONG_MIN && r == -1)) {
             e->bad = 1;
-        else
+        } else {
             v = c == '/' ? v / r : v % r;
+        }
     }
 }
 
@@ -180,7 +202,10 @@ static long ev_sum(struct ev *e)
             return v;
         e->p++;
         long r = ev_prod(e);
-        v = c == '+' ? v + r : v - r;
+        if (e->bad)
+            return 0;
+        if (c == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
+            e->bad = 1;
     }
 }
 
@@ -458,6 +483,9 @@ static int for_loop(struct scan *sc, const char *code)
     } else {
         return 0;
     }
+    long big = 1L << 40;             /* trip arithmetic cannot overflow below this */
+    if (a > big || a < -big || b > big || b < -big || st > big || st < -big)
+        return 0;
     long trips = -1;
     if (st > 0 && !strcmp(op, "<"))
         trips = b > a ? (b - a + st - 1) / st : 0;
@@ -734,7 +762,7 @@ static int define_line(struct scan *sc, const char *d)
                 d++;
             if (d > t && np < 8)
                 snprintf(params[np++], sizeof params[0], "%.*s", (int)(d - t), t);
-            if (d == t && *d != ')')
+            if (d == t && *d && *d != ')')      /* never past the end of "F(a, " */
                 d++;
         }
         if (*d == ')')
