@@ -78,6 +78,8 @@ int dh_sass_costs_listing(const char *listing, const char *source, const char *o
     }
     dh_sass_free(&s);
     dh_bb_markers_free(&m);
+    if (rc)
+        dh_sass_costs_free(out);        /* an error leaves nothing to free */
     return rc;
 }
 

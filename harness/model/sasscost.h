@@ -24,7 +24,8 @@ struct dh_sass_costs {
  * fix (-DH_E_UNAVAILABLE: no NVRTC or no usable nvdisasm). */
 int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
                         int n_blocks, struct dh_sass_costs *out, struct dh_err *err);
-/* The same from a listing already made (tests, `harness blocks --sass`). */
+/* The same from a listing already made (tests, `harness blocks --sass`).
+ * On an error *out holds nothing (nothing to free). */
 int dh_sass_costs_listing(const char *listing, const char *source, const char *options,
                           const char *kernel, int n_blocks, struct dh_sass_costs *out,
                           struct dh_err *err);
