@@ -305,8 +305,12 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                                           "--partition", "--shards", "--time",
                                           "--gpus-per-task", "--sbatch-arg", "--poll", NULL};
         int takes = 0;
+        const char *name = opt;             /* opt is this turn's; own[] lasts */
         for (int k = 0; own[k]; k++)
-            takes |= !strcmp(opt, own[k]);
+            if (!strcmp(opt, own[k])) {
+                takes = 1;
+                name = own[k];
+            }
         if (takes && !val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "harness study: %s needs a value (see harness study --help)\n",
@@ -349,7 +353,7 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
         } else if (takes) {                 /* the other slurm options, passed on */
             if (n_sl + 2 >= MAX_ARGS)
                 break;
-            sl[n_sl++] = opt;
+            sl[n_sl++] = name;
             sl[n_sl++] = val;
         } else if (!strcmp(opt, "--shard") || !strcmp(opt, "--shard-costs")) {
             fprintf(stderr, "harness study: %s: the study decides the shards (one run per "

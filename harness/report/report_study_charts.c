@@ -190,8 +190,15 @@ static int bars(struct dh_report *r, const struct dh_study *s, const char *suite
         block++;
     }
     fclose(dat);
-    int wpx = 360 + n * K * 34, hpx = 140 + 330 * s->n_tech;
+    int keylen = 14;
+    for (int col = 0; col < K; col++) {
+        int l = (int)(strlen(s->cols[col].backend) + strlen(s->cols[col].device)) + 2;
+        keylen = l > keylen ? l : keylen;
+    }
+    keylen = keylen > 60 ? 60 : keylen;
+    int wpx = 420 + n * K * 34 + keylen * 7, hpx = 180 + 330 * s->n_tech;
     wpx = wpx < 900 ? 900 : wpx > 2400 ? 2400 : wpx;
+    double right = 1 - (keylen * 7.0 + 80) / wpx;
     hpx = hpx > 2400 ? 2400 : hpx;
     dh__gp_begin(gp, r, name, wpx, hpx);
     char title[300];
@@ -199,9 +206,13 @@ static int bars(struct dh_report *r, const struct dh_study *s, const char *suite
              "(best configuration, 95%% interval)", suite);
     fprintf(gp, "  set multiplot layout %d,1 title ", s->n_tech);
     dh_gp_quote(gp, title);
+    /* the same margins in every panel, so that a workload's bars line up
+     * down the page; one key, right of the first panel */
     fprintf(gp, "\n  set ylabel \"speedup (x)\"\n  set yrange [0:%g]\n"
-                "  set key outside right top vertical Left reverse\n"
-                "  set xrange [-0.6:%g]\n  set xtics (", ceil(ymax * 1.1 * 4) / 4, n - 0.4);
+                "  set lmargin at screen %.4f\n  set rmargin at screen %.4f\n"
+                "  set key at screen %.4f, screen %.4f left top vertical Left reverse\n"
+                "  set xrange [-0.6:%g]\n  set xtics (", ceil(ymax * 1.1 * 4) / 4, 70.0 / wpx, right, right + 0.01,
+            1 - 45.0 / hpx, n - 0.4);
     int lines = 1;
     for (int k = 0; k < n; k++) {
         char l[400];
