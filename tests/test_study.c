@@ -20,7 +20,7 @@
 #include "../results/xml.h"
 #include "../suites/suite.h"
 
-static char tmpdir[64], harness[PATH_MAX];
+static char tmpdir[64], harness[PATH_MAX], ci[PATH_MAX];
 static char out[1 << 16];
 
 static const char *tpath(const char *name)
@@ -510,13 +510,16 @@ static void slurm_submissions(void **st)
     fprintf(f, "#!/bin/sh\necho \"$@\" >> '%s'\necho 4242\n", log);
     fclose(f);
     chmod(sb, 0755);
-    char path[1200];
-    snprintf(path, sizeof path, "%s:%s", bin, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char path[1200], old[1200];
+    snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    snprintf(path, sizeof path, "%s:%s", bin, old);
     setenv("PATH", path, 1);
     const char *args[] = {"study", "--suite", "micro", "--backend", "cuda,hip", "--device", "0",
                           "--slurm", "--partition", "cuda=a100", "--partition", "hip=mi250",
                           "--time", "1:00:00", "--out", tpath("sl"), "--size", "small", NULL};
-    assert_int_equal(run_prog(args), 0);
+    int rc = run_prog(args);
+    setenv("PATH", old, 1);
+    assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "2 submissions"));
     assert_non_null(strstr(out, "harness study --out"));
     assert_non_null(strstr(out, "slurm-micro-cuda-d0/merged.xml"));
@@ -533,6 +536,53 @@ static void slurm_submissions(void **st)
     for (const char *p = args_file; *p && len < sizeof joined - 64; p += strlen(p) + 1)
         len += (size_t)snprintf(joined + len, sizeof joined - len, "%s ", p);
     assert_non_null(strstr(joined, "--suite micro --backend hip --device 0 --size small"));
+}
+
+/* On a real one-node Slurm (ci/slurm-up.sh; SKIPPED with its reason where
+ * it cannot start): a study submitted, followed (--wait) and reported. */
+static int slurm_started;
+
+static void study_on_slurm(void **st)
+{
+    (void)st;
+    need_binary();
+    dh_test_need_device("opencl");
+    char up[PATH_MAX + 16];
+    snprintf(up, sizeof up, "%s/slurm-up.sh", ci);
+    const char *a_up[] = {"bash", up, NULL};
+    char log[128];
+    snprintf(log, sizeof log, "%s/.log", tmpdir);
+    char pid[300];
+    snprintf(pid, sizeof pid, "%s/slurmctld.pid",
+             getenv("DH_SLURM_DIR") ? getenv("DH_SLURM_DIR") : "/tmp/divharness-slurm");
+    int was_up = !access(pid, R_OK);
+    int rc = dh_test_exec(NULL, a_up, log, out, sizeof out);
+    if (rc == 77) {
+        fprintf(stderr, "  (%s)\n", strtok(out, "\n"));
+        skip();
+        return;
+    }
+    assert_int_equal(rc, 0);
+    slurm_started = !was_up;
+    char *conf = strstr(out, "export SLURM_CONF=");
+    assert_non_null(conf);
+    conf += strlen("export SLURM_CONF=");
+    conf[strcspn(conf, "\n")] = 0;
+    setenv("SLURM_CONF", conf, 1);
+    const char *args[] = {"study", "--suite", "micro", "--bench", "branch", "--size", "small",
+                          "--param", "paths=2", "--param", "layers=1", "--param", "iters=64",
+                          "--tune", "none", "--slurm", "--wait", "--poll", "1", "--out",
+                          tpath("slr"), NULL};
+    rc = run_prog(args);
+    if (rc)
+        fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "merge verdict 0"));
+    assert_non_null(strstr(out, "study: 1 workload on 1 target"));
+    assert_int_equal(access(tpath("slr/slurm-micro-opencl-d0/merged.xml"), R_OK), 0);
+    char *csv = slurp(tpath("slr/report/study.csv"));
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\"melded\",\"ok\",\"melded\""));
 }
 
 /* End to end on PoCL: a cheap study, resumed, then joined with the
@@ -584,14 +634,30 @@ static int setup(void **st)
     self[n] = 0;
     *strrchr(self, '/') = 0;                       /* BUILD/tests */
     snprintf(harness, sizeof harness, "%s/../harness", self);
+    /* ci/ of the source tree: the current folder (make test), else BUILD/.. */
+    if (!access("ci/slurm-up.sh", R_OK) && getcwd(ci, sizeof ci - 4))
+        strcat(ci, "/ci");
+    else
+        snprintf(ci, sizeof ci, "%s/../../ci", self);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-study-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    if (!mkdtemp(tmpdir))
+        return -1;
+    chmod(tmpdir, 0755);                        /* the Slurm jobs write here */
+    return 0;
 }
 
 static int teardown(void **st)
 {
     (void)st;
     char cmd[128];
+    if (slurm_started) {
+        char down[PATH_MAX + 16], log[128];
+        snprintf(down, sizeof down, "%s/slurm-down.sh", ci);
+        snprintf(log, sizeof log, "%s/.log", tmpdir);
+        const char *a[] = {"bash", down, NULL};
+        if (dh_test_exec(NULL, a, log, out, sizeof out))
+            fprintf(stderr, "slurm-down.sh: %s\n", out);
+    }
     if (getenv("DH_TEST_KEEP")) {               /* to look at the reports */
         fprintf(stderr, "kept %s\n", tmpdir);
         return 0;
@@ -608,6 +674,7 @@ int main(void)
         cmocka_unit_test(absent_is_not_zero),
         cmocka_unit_test(hostile_names),
         cmocka_unit_test(cli),
+        cmocka_unit_test(study_on_slurm),
         cmocka_unit_test(slurm_submissions),
         cmocka_unit_test(end_to_end),
     };

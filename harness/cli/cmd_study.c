@@ -76,36 +76,50 @@ static void study_usage(FILE *f)
 }
 
 /* A child runs fn(argc, argv) as the command would: its own process, so
- * that each run's static state and folder lock are its own. */
-static int in_child(int (*fn)(int, char **, int, char **), int (*fn2)(int, char **), int argc,
-                    char **argv, int full_argc, char **full_argv)
+ * that each run's static state and folder lock are its own. While children
+ * run, the study ignores Ctrl-C: it reaches them too, and they stop as
+ * their commands do (a run keeps its finished results, exit 130); the
+ * study stops after them. The child's pid, or -1. */
+static pid_t spawn(int (*fn)(int, char **, int, char **), int (*fn2)(int, char **), int argc,
+                   char **argv, int full_argc, char **full_argv)
 {
     fflush(NULL);
-    /* Ctrl-C reaches the child too: it stops as the command does (finished
-     * results kept, exit 130), and the study stops after it */
-    void (*old)(int) = signal(SIGINT, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
     pid_t pid = fork();
     if (pid < 0) {
-        signal(SIGINT, old);
         fprintf(stderr, "harness study: cannot start a process: %s\n", strerror(errno));
-        return DH_EXIT_INFRA;
+        return -1;
     }
     if (pid == 0) {
-        signal(SIGINT, old);
+        signal(SIGINT, SIG_DFL);
         int rc = fn ? fn(argc, argv, full_argc, full_argv) : fn2(argc, argv);
         fflush(NULL);
         _exit(rc);
     }
-    int st = 0;
-    int w;
-    while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR) {
-    }
-    signal(SIGINT, old);
+    return pid;
+}
+
+/* The exit code of a spawned child (Ctrl-C handled again by default
+ * once last is set: no child left). */
+static int reap(pid_t pid, int last)
+{
+    int st = 0, w = -1;
+    if (pid > 0)
+        while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR) {
+        }
+    if (last)
+        signal(SIGINT, SIG_DFL);
     if (w < 0)
         return DH_EXIT_INFRA;
     if (WIFSIGNALED(st))
         return WTERMSIG(st) == SIGINT ? DH_EXIT_INTERRUPTED : DH_EXIT_INFRA;
     return WEXITSTATUS(st);
+}
+
+static int in_child(int (*fn)(int, char **, int, char **), int (*fn2)(int, char **), int argc,
+                    char **argv, int full_argc, char **full_argv)
+{
+    return reap(spawn(fn, fn2, argc, argv, full_argc, full_argv), 1);
 }
 
 /* the worse of two exit codes: usage and interruption stop a study */
@@ -512,6 +526,7 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
         return DH_EXIT_INFRA;
     }
     static char paths[MAX_FILES][4200];
+    static pid_t pids[MAX_FILES];
     const char *files[MAX_FILES];
     int n_files = 0, code = DH_EXIT_OK;
     for (const char *p = next_item(suites, suite, sizeof suite); p && code != DH_EXIT_USAGE
@@ -580,7 +595,11 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                 fprintf(stderr, "harness study: %s %s on %s, device %d -> %s\n",
                         slurm ? "submitting" : "running", suite, bl, k, sub);
                 int rc;
-                if (slurm) {
+                if (slurm && wait) {
+                    /* every target's jobs at once: followed together below */
+                    pids[n_files] = spawn(NULL, dh_cmd_slurm, n, av, 0, NULL);
+                    rc = pids[n_files] < 0 ? DH_EXIT_INFRA : DH_EXIT_OK;
+                } else if (slurm) {
                     rc = in_child(NULL, dh_cmd_slurm, n, av, 0, NULL);
                 } else {
                     char *full[MAX_ARGS * 2 + 34];
@@ -596,6 +615,10 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                     break;
             }
         }
+    }
+    if (slurm && wait) {
+        for (int i = 0; i < n_files; i++)
+            code = worse(code, reap(pids[i], i + 1 == n_files));
     }
     if (code == DH_EXIT_USAGE)
         return code;

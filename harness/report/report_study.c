@@ -266,13 +266,18 @@ static void matrix_cell(FILE *f, const struct dh_study *s, int row, int col, str
                                  "(see the results file)", s->rows[row].bench,
                                  s->cols[col].device, s->tech[t], c->n_bad,
                                  c->n_bad == 1 ? "" : "s");
-                fprintf(f, " (+%d failed [%d])", c->n_bad, k);
+                fprintf(f, " (+%d failed", c->n_bad);
+                if (k)
+                    fprintf(f, " [%d]", k);
+                fputc(')', f);
             }
         } else {
             int k = note_add(nt, "%s %s on %s: %s: %s", s->rows[row].bench, s->rows[row].label,
                              s->cols[col].device, s->tech[t], c->reason);
             md(f, s->tech[t]);
-            fprintf(f, " — *%s* [%d]", dh_study_state_name(c->state), k);
+            fprintf(f, " — *%s*", dh_study_state_name(c->state));
+            if (k)
+                fprintf(f, " [%d]", k);
         }
     }
     if (s->best[at] == DH_STUDY_BEST_BASELINE)
@@ -354,6 +359,7 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
         return -DH_E_IO;
     static struct notes nt;
     nt.n = 0;
+    int truncated = 0;
     char suites[64][32];
     int ns = dh_study_suites(s, suites, 64);
     fprintf(f, "# Vendor-comparison study\n\n");
@@ -450,6 +456,8 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
             fprintf(f, "\n");
         }
         fprintf(f, "| **geomean** | |");
+        if (nt.n >= (int)(sizeof nt.text / sizeof nt.text[0]))
+            truncated = 1;
         for (int col = 0; col < s->n_cols; col++)
             gm_cell(f, s, suites[q], col);
         fprintf(f, "\n\n");
@@ -481,6 +489,9 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
             if (r->charts[i].kind == DH_CHART_STUDY_BARS && !strcmp(r->charts[i].bench, suites[q]))
                 chart_link(f, &r->charts[i]);
     }
+    if (truncated)
+        fprintf(f, "*More cells lack a figure than the notes hold: study.csv gives every "
+                   "reason.*\n\n");
     fprintf(f, "## Files\n\n[study.csv](study.csv): one line per benchmark workload, target "
                "and technique (state, speedup and interval, best, baseline CFE, ceiling, "
                "reason); [study-geomean.csv](study-geomean.csv): the geometric means. "

@@ -122,6 +122,7 @@ static int shape(const struct dh_run *runs, int n, struct dh_study *s)
             snprintf(r->bench, sizeof r->bench, "%s", c->bench_name);
             snprintf(r->size, sizeof r->size, "%s", c->size);
             snprintf(r->workload, sizeof r->workload, "%s", wl);
+            r->first = c;
         }
         if (find_col(s, c) < 0) {
             struct dh_study_col *k = &s->cols[s->n_cols++];
@@ -169,44 +170,27 @@ static int shape(const struct dh_run *runs, int n, struct dh_study *s)
 
 /* Row labels: per benchmark, the workload parameters that vary among its
  * rows (and the size where sizes differ). */
-static void label_rows(const struct dh_run *runs, int n, struct dh_study *s)
+static void label_rows(struct dh_study *s)
 {
+    const struct dh_case **cs = malloc((size_t)(s->n_rows ? s->n_rows : 1) * sizeof *cs);
+    if (!cs)
+        return;                         /* the labels stay empty: the workload is in the CSV */
     for (int i = 0; i < s->n_rows; i++) {
         struct dh_study_row *r = &s->rows[i];
-        const struct dh_case *cs[256];
-        const struct dh_case *mine = NULL;
         int nc = 0, sizes = 0;
-        char seen_size[8] = "";
         for (int j = 0; j < s->n_rows; j++) {
             if (strcmp(s->rows[j].suite, r->suite) || strcmp(s->rows[j].bench, r->bench))
                 continue;
-            if (!seen_size[0])
-                snprintf(seen_size, sizeof seen_size, "%s", s->rows[j].size);
-            else if (strcmp(seen_size, s->rows[j].size))
-                sizes = 1;
-            for (int k = 0; k < n; k++) {
-                char wl[400];
-                const struct dh_case *c = &runs[k].c;
-                if (strcmp(c->suite, r->suite) || strcmp(c->bench_name, r->bench)
-                        || strcmp(c->size, s->rows[j].size))
-                    continue;
-                row_key(c, wl, sizeof wl);
-                if (strcmp(wl, s->rows[j].workload))
-                    continue;
-                if (nc < 256)
-                    cs[nc++] = c;
-                if (j == i)
-                    mine = c;
-                break;
-            }
+            sizes |= strcmp(s->rows[j].size, r->size) != 0;
+            cs[nc++] = s->rows[j].first;
         }
         char names[DH_MAX_PARAMS][24], w[256] = "";
         int nn = dh_varying_workload(cs, nc, names, DH_MAX_PARAMS);
-        if (mine)
-            dh_workload_short(mine, names, nn, w, sizeof w);
+        dh_workload_short(r->first, names, nn, w, sizeof w);
         snprintf(r->label, sizeof r->label, "%s%s%s", sizes ? r->size : "",
                  sizes && w[0] ? " " : "", w);
     }
+    free(cs);
 }
 
 static double headline(const struct dh_run *u, int e2e, double *lo, double *hi)
@@ -222,7 +206,7 @@ int dh_study_build(const struct dh_run *runs, int n, const struct dh_devlist *de
     memset(s, 0, sizeof *s);
     if (shape(runs, n, s))
         goto oom;
-    label_rows(runs, n, s);
+    label_rows(s);
     size_t rc = (size_t)(s->n_rows ? s->n_rows : 1) * (size_t)(s->n_cols ? s->n_cols : 1);
     int T = s->n_tech ? s->n_tech : 1;
     s->cells = calloc(rc * (size_t)T, sizeof *s->cells);

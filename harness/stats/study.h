@@ -62,6 +62,7 @@ struct dh_study_row {
     char suite[32], bench[48], size[8];
     char workload[400];        /* the full workload text: part of the key */
     char label[200];           /* the parameters that vary within the benchmark */
+    const struct dh_case *first;   /* the row's first case in the runs */
 };
 
 struct dh_study_col {
