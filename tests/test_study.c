@@ -476,7 +476,7 @@ static void cli(void **st)
     const char *shard[] = {"study", "--suite", "micro", "--shard", "1/2", NULL};
     assert_int_equal(run_prog(shard), DH_EXIT_USAGE);
     assert_non_null(strstr(out, "the study decides the shards"));
-    const char *bad_dev[] = {"study", "--suite", "micro", "--slurm", "--backend", "cuda",
+    const char *bad_dev[] = {"study", "--suite", "micro", "--slurm", "--backend", "hip",
                              "--device", "x", NULL};
     assert_int_equal(run_prog(bad_dev), DH_EXIT_USAGE);
     assert_non_null(strstr(out, "--device"));
@@ -486,6 +486,15 @@ static void cli(void **st)
     const char *slurm_all[] = {"study", "--suite", "micro", "--slurm", "--backend", "all", NULL};
     assert_int_equal(run_prog(slurm_all), DH_EXIT_USAGE);
     assert_non_null(strstr(out, "name the backends"));
+    const char *no_base[] = {"study", "--suite", "micro", "--variant", "gpu_tdr,melded", NULL};
+    assert_int_equal(run_prog(no_base), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "add it (--variant baseline,gpu_tdr,melded)"));
+    const char *bad_run_opt[] = {"study", "--suite", "micro", "--reps", "0", "--out",
+                                 tpath("badreps"), NULL};
+    if (dh_test_has_device("opencl")) {                 /* run checks it, on a device */
+        assert_int_equal(run_prog(bad_run_opt), DH_EXIT_USAGE);
+        assert_non_null(strstr(out, "harness run: --reps 0"));
+    }
     const char *help[] = {"study", "--help", NULL};
     assert_int_equal(run_prog(help), 0);
     assert_non_null(strstr(out, "usage: harness study"));
@@ -514,18 +523,19 @@ static void slurm_submissions(void **st)
     snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     snprintf(path, sizeof path, "%s:%s", bin, old);
     setenv("PATH", path, 1);
-    const char *args[] = {"study", "--suite", "micro", "--backend", "cuda,hip", "--device", "0",
-                          "--slurm", "--partition", "cuda=a100", "--partition", "hip=mi250",
+    /* backends every build has (cuda is left out where its SDK is) */
+    const char *args[] = {"study", "--suite", "micro", "--backend", "opencl,hip", "--device", "0",
+                          "--slurm", "--partition", "opencl=cpu", "--partition", "hip=mi250",
                           "--time", "1:00:00", "--out", tpath("sl"), "--size", "small", NULL};
     int rc = run_prog(args);
     setenv("PATH", old, 1);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "2 submissions"));
     assert_non_null(strstr(out, "harness study --out"));
-    assert_non_null(strstr(out, "slurm-micro-cuda-d0/merged.xml"));
+    assert_non_null(strstr(out, "slurm-micro-opencl-d0/merged.xml"));
     char *text = slurp(log);
     assert_non_null(text);
-    assert_non_null(strstr(text, "--partition=a100"));
+    assert_non_null(strstr(text, "--partition=cpu"));
     assert_non_null(strstr(text, "--partition=mi250"));
     assert_non_null(strstr(text, "--time=1:00:00"));
     /* the run's options, stored for the shard: the backend and device of the target */

@@ -402,6 +402,20 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                 "--from RESULTS.xml to report on results you have\n");
         return DH_EXIT_USAGE;
     }
+    /* every speedup is over the baseline: a study without it has no figure */
+    for (int q = 0; q < n_pass; q++) {
+        const char *v = !strncmp(pass[q], "--variant=", 10) ? pass[q] + 10
+                        : !strcmp(pass[q], "--variant") && q + 1 < n_pass ? pass[q + 1] : NULL;
+        char it[32];
+        int has = 0;
+        for (const char *p = next_item(v, it, sizeof it); p; p = next_item(p, it, sizeof it))
+            has |= !strcmp(it, "baseline") || !strcmp(it, "all");
+        if (v && !has) {
+            fprintf(stderr, "harness study: --variant %s: a study measures each technique "
+                    "against the baseline: add it (--variant baseline,%s)\n", v, v);
+            return DH_EXIT_USAGE;
+        }
+    }
     char suite[64];
     for (const char *p = next_item(suites, suite, sizeof suite); p;
          p = next_item(p, suite, sizeof suite))
