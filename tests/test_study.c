@@ -282,6 +282,14 @@ static void geomeans(void **st)
                        + log(dh_study_cell(&s, r4, a, gpu)->sp)) / 2);
     assert_true(fabs(g.gm - want) < 1e-12);
     assert_true(fabs(g.gm - 1.5) < 0.01);
+    /* its interval: the cells' log-scale errors, combined */
+    const struct dh_study_cell *c2 = dh_study_cell(&s, r2, a, gpu), *c4 = dh_study_cell(&s, r4, a, gpu);
+    double z = 1.959964, e2 = (log(c2->hi) - log(c2->lo)) / (2 * z),
+           e4 = (log(c4->hi) - log(c4->lo)) / (2 * z), se = sqrt(e2 * e2 + e4 * e4) / 2;
+    assert_true(fabs(g.lo - want * exp(-z * se)) < 1e-12);
+    assert_true(fabs(g.hi - want * exp(z * se)) < 1e-12);
+    assert_true(g.lo < g.gm && g.gm < g.hi);
+    assert_true(g.hi / g.lo < c2->hi / c2->lo);        /* two cells: narrower than one */
     /* melded on A: one cell (1.1x); the failed one is not a zero */
     dh_study_geomean(&s, NULL, a, mel, &g);
     assert_int_equal(g.n, 1);
@@ -358,7 +366,7 @@ static void absent_is_not_zero(void **st)
     char *gm = slurp(tpath("st/report/study-geomean.csv"));
     assert_non_null(gm);
     /* melded on B: no figure, no geomean: an empty field, not 0 */
-    assert_non_null(strstr(gm_line(gm, GB, "melded"), "\"melded\",,,,0,2,0,"));
+    assert_non_null(strstr(gm_line(gm, GB, "melded"), "\"melded\",,,,,,0,2,0,"));
     assert_non_null(strstr(gm_line(gm, GA, "gpu_tdr"), ",2,3,"));
     /* the heat map: figures in block 0, the rest in block 1 with their state */
     char *hm = slurp(tpath("st/report/study-heatmap-melded.dat"));

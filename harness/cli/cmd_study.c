@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +211,10 @@ static int make_report(const char *results, const char *sources, const char *dir
         for (int t = 0; t < s.n_tech; t++) {
             struct dh_study_gm g;
             dh_study_geomean(&s, NULL, col, t, &g);
-            if (g.n)
+            if (g.n && isfinite(g.lo))
+                printf("    %-10s geomean %.2fx [%.2f, %.2f] over %d of %d, best in %d\n",
+                       s.tech[t], g.gm, g.lo, g.hi, g.n, g.of, g.wins);
+            else if (g.n)
                 printf("    %-10s geomean %.2fx over %d of %d, best in %d\n", s.tech[t], g.gm,
                        g.n, g.of, g.wins);
             else

@@ -174,8 +174,8 @@ int dh_study_write_csv(const char *dir, const struct dh_study *s, struct dh_err 
     f = open_tmp(dir, "study-geomean.csv", path, sizeof path, tmp, sizeof tmp, err);
     if (!f)
         return -DH_E_IO;
-    fputs("suite,backend,device,warp_width,technique,geomean,min,max,cells_ok,rows,wins,"
-          "baseline_wins\n", f);
+    fputs("suite,backend,device,warp_width,technique,geomean,geomean_lo,geomean_hi,min,max,"
+          "cells_ok,rows,wins,baseline_wins\n", f);
     char suites[64][32];
     int ns = dh_study_suites(s, suites, 64);
     for (int q = 0; q <= ns; q++)
@@ -190,6 +190,8 @@ int dh_study_write_csv(const char *dir, const struct dh_study *s, struct dh_err 
                 csv_int(f, s->cols[col].warp_width, 0);
                 csv_text(f, s->tech[t], 0);
                 csv_num(f, g.gm, 0);
+                csv_num(f, g.lo, 0);
+                csv_num(f, g.hi, 0);
                 csv_num(f, g.min, 0);
                 csv_num(f, g.max, 0);
                 csv_int(f, g.n, 0);
@@ -295,11 +297,12 @@ static void gm_cell(FILE *f, const struct dh_study *s, const char *suite, int co
             fputs("<br>", f);
         md(f, s->tech[t]);
         if (g.n) {
-            char a[32], lo[32], hi[32];
-            x_text(a, sizeof a, g.gm);
+            char a[96], lo[32], hi[32];
+            sp_text(a, sizeof a, g.gm, g.lo, g.hi);
             x_text(lo, sizeof lo, g.min);
             x_text(hi, sizeof hi, g.max);
-            fprintf(f, " **%s×** (%d of %d; %s–%s), best in %d", a, g.n, g.of, lo, hi, g.wins);
+            fprintf(f, " **%s** (%d of %d; range %s–%s), best in %d", a, g.n, g.of, lo, hi,
+                    g.wins);
         } else {
             fprintf(f, " — (0 of %d)", g.of);
         }
@@ -385,7 +388,9 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
         "interval. A technique with no figure says why (*not run*, *unsupported*, "
         "*failed*, *wrong*, *no baseline*; the note gives the message): it is never a "
         "zero and never enters a mean. Geometric means are over the cells with a "
-        "figure (\"n of N\" rows), with the range. The best configuration is picked on "
+        "figure (\"n of N\" rows), with the 95%% interval that the cells' own intervals "
+        "give it (the measurement's uncertainty) and the range over the workloads (how "
+        "much the answer depends on the workload). The best configuration is picked on "
         "its median, so with many configurations its interval is slightly optimistic.\n\n");
     if (s->dropped)
         fprintf(f, "*%d run%s of more than %d techniques left out.*\n\n", s->dropped,

@@ -367,8 +367,9 @@ void dh_study_geomean(const struct dh_study *s, const char *suite, int col, int 
                       struct dh_study_gm *out)
 {
     memset(out, 0, sizeof *out);
-    out->gm = out->min = out->max = NAN;
-    double sum = 0;
+    out->gm = out->min = out->max = out->lo = out->hi = NAN;
+    double sum = 0, var = 0;
+    int with_ci = 0;
     for (int row = 0; row < s->n_rows; row++) {
         if (suite && strcmp(s->rows[row].suite, suite))
             continue;
@@ -380,12 +381,22 @@ void dh_study_geomean(const struct dh_study *s, const char *suite, int col, int 
         if (c->state != DH_STUDY_OK || !(c->sp > 0))
             continue;
         sum += log(c->sp);
+        if (c->lo > 0 && c->hi >= c->lo) {
+            double se = (log(c->hi) - log(c->lo)) / (2 * 1.959964);
+            var += se * se;
+            with_ci++;
+        }
         out->min = out->n ? fmin(out->min, c->sp) : c->sp;
         out->max = out->n ? fmax(out->max, c->sp) : c->sp;
         out->n++;
     }
     if (out->n)
         out->gm = exp(sum / out->n);
+    if (out->n && with_ci == out->n) {
+        double se = sqrt(var) / out->n;
+        out->lo = exp(sum / out->n - 1.959964 * se);
+        out->hi = exp(sum / out->n + 1.959964 * se);
+    }
 }
 
 int dh_study_baseline_wins(const struct dh_study *s, const char *suite, int col)

@@ -115,6 +115,10 @@ int dh_study_suites(const struct dh_study *s, char (*suite)[32], int max);
  * (NULL: every suite): of the OK cells' headline speedups. */
 struct dh_study_gm {
     double gm, min, max;       /* NaN when n == 0 */
+    double lo, hi;             /* the measurement's 95% interval of gm: each
+                                  cell's interval as a normal one on the log
+                                  scale, independent; NaN when a cell has
+                                  none. The spread over workloads is min..max */
     int n;                     /* OK cells */
     int of;                    /* rows of the suite with any run on the target */
     int wins;                  /* rows where this technique is the best */
