@@ -300,10 +300,8 @@ struct target_set {
     int want[64];           /* device indices chosen (1 = chosen) */
 };
 
-int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
+int dh_cmd_study(int argc, char **argv)
 {
-    (void)full_argc;
-    (void)full_argv;
     const char *suites = NULL, *backends = NULL, *devices = NULL, *out = NULL;
     const char *from[MAX_FILES], *pass[MAX_ARGS], *sl[MAX_ARGS];
     const char *partition = NULL, *part_of[16][2];
@@ -346,6 +344,11 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                 from[n_from++] = val;
             while (i + 1 < argc && argv[i + 1][0] != '-' && n_from < MAX_FILES)
                 from[n_from++] = argv[++i];
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                fprintf(stderr, "harness study: more than %d files after --from: merge some "
+                        "first (harness merge OUT.xml IN.xml...)\n", MAX_FILES);
+                return DH_EXIT_USAGE;
+            }
         } else if (!strcmp(opt, "--suite")) {
             suites = val;
         } else if (!strcmp(opt, "--backend")) {
@@ -362,7 +365,10 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
             const char *e2 = strchr(val, '=');
             if (!e2) {
                 partition = val;
-            } else if (n_part < 16) {
+            } else if (n_part == 16) {
+                fprintf(stderr, "harness study: more than 16 --partition B=P\n");
+                return DH_EXIT_USAGE;
+            } else {
                 static char names[16][16];
                 snprintf(names[n_part], sizeof names[0], "%.*s", (int)(e2 - val), val);
                 part_of[n_part][0] = names[n_part];
@@ -378,6 +384,11 @@ int dh_cmd_study(int argc, char **argv, int full_argc, char **full_argv)
                     "suite and device; --slurm --shards N splits each target)\n", opt);
             return DH_EXIT_USAGE;
         } else if (a[0] != '-' && from_mode) {
+            if (n_from == MAX_FILES) {
+                fprintf(stderr, "harness study: more than %d files after --from: merge some "
+                        "first (harness merge OUT.xml IN.xml...)\n", MAX_FILES);
+                return DH_EXIT_USAGE;
+            }
             from[n_from++] = a;
         } else {
             if (n_pass >= MAX_ARGS - 16) {

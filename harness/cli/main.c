@@ -95,7 +95,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "report"))
         return dh_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "study"))
-        return dh_cmd_study(argc - 1, argv + 1, argc, argv);
+        return dh_cmd_study(argc - 1, argv + 1);
     if (!strcmp(cmd, "emit"))
         return dh_cmd_emit(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

@@ -332,8 +332,14 @@ int dh_study_build(const struct dh_run *runs, int n, const struct dh_devlist *de
             int clear = 0;
             if (best >= 0) {
                 const struct dh_study_cell *c = dh_study_cell(s, row, col, best);
-                if (c->hi < 1) {
-                    best = DH_STUDY_BEST_BASELINE;      /* every technique slower */
+                int slower = 1;                         /* every technique, beyond doubt */
+                for (int t = 0; t < s->n_tech; t++) {
+                    const struct dh_study_cell *o = dh_study_cell(s, row, col, t);
+                    if (o->state == DH_STUDY_OK && !(o->hi < 1))
+                        slower = 0;
+                }
+                if (slower) {
+                    best = DH_STUDY_BEST_BASELINE;
                     clear = 1;
                 } else {
                     clear = c->lo > 1
