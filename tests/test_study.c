@@ -343,6 +343,60 @@ static void geomeans(void **st)
     dh_resultfile_free(&rf);
 }
 
+/* the run u as one of suite/bench instead */
+static void rebench(struct dh_run *u, const char *suite, const char *bench)
+{
+    u->c.bench = dh_bench_find(suite, bench);
+    assert_non_null(u->c.bench);
+    snprintf(u->c.suite, sizeof u->c.suite, "%s", suite);
+    snprintf(u->c.bench_name, sizeof u->c.bench_name, "%s", bench);
+    dh_case_identity(&u->c);
+}
+
+/* A family the benchmark leaves out by design is "absent", with the
+ * benchmark's own reason (only its own family's part of the text); a
+ * family it has but that is not in the results is "not run". */
+static void absent_variant(void **st)
+{
+    (void)st;
+    static struct dh_run runs[5];
+    make_run(&runs[0], "cuda", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[1], "cuda", GA, 32, "gpu_tdr", "dgi", 2, 1.0, 0, "");
+    for (int i = 0; i < 2; i++)
+        rebench(&runs[i], "parboil", "histo");       /* no melded: if-thens */
+    make_run(&runs[2], "cuda", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[3], "cuda", GA, 32, "melded", NULL, 2, 1.0, 0, "");
+    for (int i = 2; i < 4; i++)
+        rebench(&runs[i], "rodinia", "lud");         /* no gpu_tdr, no cpu_tdr */
+    make_run(&runs[4], "cuda", GA, 32, "baseline", NULL, 4, 2.0, 0, "");  /* micro/branch */
+    dh_run_derive(runs, 5);
+    struct dh_study s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_study_build(runs, 5, NULL, &s, &e), 0);
+    assert_int_equal(s.n_rows, 3);
+    int gpu = tech_of(&s, "gpu_tdr"), mel = tech_of(&s, "melded");
+    int histo = -1, lud = -1, branch = -1;
+    for (int r = 0; r < s.n_rows; r++) {
+        histo = !strcmp(s.rows[r].bench, "histo") ? r : histo;
+        lud = !strcmp(s.rows[r].bench, "lud") ? r : lud;
+        branch = !strcmp(s.rows[r].bench, "branch") ? r : branch;
+    }
+    const struct dh_study_cell *c = dh_study_cell(&s, histo, 0, mel);
+    assert_int_equal(c->state, DH_STUDY_ABSENT);
+    assert_non_null(strstr(c->reason, "parboil/histo has no melded variant: the paths are "
+                                      "if-thens"));
+    c = dh_study_cell(&s, lud, 0, gpu);
+    assert_int_equal(c->state, DH_STUDY_ABSENT);
+    assert_non_null(strstr(c->reason, "rodinia/lud has no gpu_tdr variant: the roles follow"));
+    assert_null(strstr(c->reason, "cpu_tdr"));          /* the next family's part left out */
+    assert_true(isnan(c->sp));
+    /* micro/branch has both: not in the results is "not run" */
+    assert_int_equal(dh_study_cell(&s, branch, 0, gpu)->state, DH_STUDY_NOT_RUN);
+    assert_int_equal(dh_study_cell(&s, branch, 0, mel)->state, DH_STUDY_NOT_RUN);
+    assert_string_equal(dh_study_state_name(DH_STUDY_ABSENT), "absent");
+    dh_study_free(&s);
+}
+
 /* "n of m" in the geomean CSV for a target and technique over every suite */
 static const char *gm_line(const char *csv, const char *dev, const char *tech)
 {
@@ -707,6 +761,7 @@ int main(void)
         cmocka_unit_test(matrix),
         cmocka_unit_test(geomeans),
         cmocka_unit_test(absent_is_not_zero),
+        cmocka_unit_test(absent_variant),
         cmocka_unit_test(hostile_names),
         cmocka_unit_test(cli),
         cmocka_unit_test(study_on_slurm),

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "compare.h"
+#include "../../suites/suite.h"
 
 const char *dh_study_state_name(enum dh_study_state s)
 {
     switch (s) {
     case DH_STUDY_OK: return "ok";
     case DH_STUDY_NOT_RUN: return "not run";
+    case DH_STUDY_ABSENT: return "absent";
     case DH_STUDY_UNSUPPORTED: return "unsupported";
     case DH_STUDY_FAILED: return "failed";
     case DH_STUDY_WRONG: return "wrong";
@@ -50,6 +52,34 @@ static void reason_of(const struct dh_run *u, char *out, size_t len)
     for (char *p = out; *p; p++)
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+}
+
+/* The reason a benchmark gives for leaving out a variant family: its
+ * `absent` text is "family: why; family: why" (a why may hold "; " too). */
+static void absent_why(const struct dh_bench *b, const char *tech, char *out, size_t len)
+{
+    static const char *const fam[] = {"baseline", "cpu_tdr", "gpu_tdr", "melded", "predicated"};
+    const char *a = b->absent ? b->absent : "", *at = NULL;
+    size_t tl = strlen(tech);
+    for (const char *p = a; (p = strstr(p, tech)); p += tl)
+        if ((p == a || (p >= a + 2 && p[-2] == ';' && p[-1] == ' ')) && p[tl] == ':') {
+            at = p + tl + 1;
+            break;
+        }
+    if (!at) {
+        snprintf(out, len, "%s/%s has no %s variant", b->suite, b->name, tech);
+        return;
+    }
+    while (*at == ' ')
+        at++;
+    size_t n = strlen(at);
+    for (const char *p = at; (p = strstr(p, "; ")); p += 2)
+        for (size_t k = 0; k < sizeof fam / sizeof fam[0]; k++) {
+            size_t fl = strlen(fam[k]);
+            if (!strncmp(p + 2, fam[k], fl) && p[2 + fl] == ':' && (size_t)(p - at) < n)
+                n = (size_t)(p - at);
+        }
+    snprintf(out, len, "%s/%s has no %s variant: %.*s", b->suite, b->name, tech, (int)n, at);
 }
 
 static int tech_rank(const char *v)
@@ -311,6 +341,13 @@ int dh_study_build(const struct dh_run *runs, int n, const struct dh_devlist *de
             int best = DH_STUDY_BEST_NONE, second = -1;
             for (int t = 0; t < s->n_tech; t++) {
                 struct dh_study_cell *c = dh_study_cell(s, row, col, t);
+                const struct dh_bench *bench = s->rows[row].first ? s->rows[row].first->bench
+                                                                   : NULL;
+                if (c->state == DH_STUDY_NOT_RUN && bench
+                        && !dh_bench_has_variant(bench, s->tech[t])) {
+                    c->state = DH_STUDY_ABSENT;
+                    absent_why(bench, s->tech[t], c->reason, sizeof c->reason);
+                }
                 if (c->state == DH_STUDY_NOT_RUN)
                     snprintf(c->reason, sizeof c->reason, "%s", b->runs
                              ? "no run of it on this target in the results (not planned, "

@@ -26,12 +26,14 @@
 enum dh_study_state {
     DH_STUDY_OK = 0,
     DH_STUDY_NOT_RUN,          /* no run of this technique on this target */
+    DH_STUDY_ABSENT,           /* the benchmark has no such variant (its
+                                  declaration says why) */
     DH_STUDY_UNSUPPORTED,      /* refused: not offered here, constraint, memory */
     DH_STUDY_FAILED,           /* build, launch, timeout, crash, ... */
     DH_STUDY_WRONG,            /* differs from the CPU reference */
     DH_STUDY_NO_BASELINE,      /* ran, but the baseline did not (no ratio) */
 };
-/* "ok", "not run", "unsupported", "failed", "wrong", "no baseline" */
+/* "ok", "not run", "absent", "unsupported", "failed", "wrong", "no baseline" */
 const char *dh_study_state_name(enum dh_study_state s);
 
 struct dh_study_cell {
