@@ -27,9 +27,12 @@ static void row_tic(const struct dh_study *s, int row, int with_suite, char *out
              r->label[0] ? " " : "", r->label);
 }
 
-static void col_tic(const struct dh_study *s, int col, char *out, size_t len)
+/* a target's label: two lines under a column, one line when the labels
+ * are turned (many columns) */
+static void col_tic(const struct dh_study *s, int col, int turned, char *out, size_t len)
 {
-    snprintf(out, len, "%s:\n%s", s->cols[col].backend, s->cols[col].device);
+    snprintf(out, len, "%s:%s%s", s->cols[col].backend, turned ? " " : "\n",
+             s->cols[col].device);
 }
 
 static int heatmap(struct dh_report *r, const struct dh_study *s, int t, struct dh_err *err)
@@ -81,7 +84,8 @@ static int heatmap(struct dh_report *r, const struct dh_study *s, int t, struct 
         row_tic(s, row, 1, l, sizeof l);
         maxlen = (int)strlen(l) > maxlen ? (int)strlen(l) : maxlen;
     }
-    int wpx = 260 + maxlen * 7 + s->n_cols * 150, hpx = 200 + s->n_rows * 26;
+    int wpx = 260 + maxlen * 7 + s->n_cols * 150, hpx = 200 + s->n_rows * 26
+              + (s->n_cols > 6 ? 240 : 0);
     wpx = wpx < 900 ? 900 : wpx > 2400 ? 2400 : wpx;
     hpx = hpx < 460 ? 460 : hpx > 2400 ? 2400 : hpx;
     dh__gp_begin(gp, r, name, wpx, hpx);
@@ -90,15 +94,17 @@ static int heatmap(struct dh_report *r, const struct dh_study *s, int t, struct 
              "%s time)", s->tech[t], strcmp(s->tech[t], "cpu_tdr") ? "kernel" : "end-to-end");
     fprintf(gp, "  set title ");
     dh_gp_quote(gp, title);
+    int turned = s->n_cols > 6, longest = 0;
     fprintf(gp, "\n  set xtics (");
     for (int col = 0; col < s->n_cols; col++) {
         char l[300];
-        col_tic(s, col, l, sizeof l);
+        col_tic(s, col, turned, l, sizeof l);
+        longest = (int)strlen(l) > longest ? (int)strlen(l) : longest;
         fprintf(gp, "%s", col ? ", " : "");
         dh_gp_quote(gp, l);
         fprintf(gp, " %d", col);
     }
-    fprintf(gp, ")\n  set ytics (");
+    fprintf(gp, ")%s\n  set ytics (", turned ? " rotate by 30 right" : "");
     for (int row = 0; row < s->n_rows; row++) {
         char l[400];
         row_tic(s, row, 1, l, sizeof l);
@@ -108,8 +114,10 @@ static int heatmap(struct dh_report *r, const struct dh_study *s, int t, struct 
     }
     fprintf(gp, ")\n  set xrange [-0.5:%d.5]\n  set yrange [%d.5:-0.5]\n", s->n_cols - 1,
             s->n_rows - 1);
-    fprintf(gp, "  set bmargin 4\n  set grid noxtics noytics\n  set border 15\n  set tics nomirror\n"
-                "  set cbrange [%g:%g]\n  set cbtics (", -m, m);
+    longest = longest > 60 ? 60 : longest;
+    fprintf(gp, "  set bmargin %d\n  set grid noxtics noytics\n  set border 15\n"
+                "  set tics nomirror\n  set cbrange [%g:%g]\n  set cbtics (",
+            turned ? 2 + longest / 2 : 4, -m, m);
     for (int k = (int)-m; k <= (int)m; k++)
         fprintf(gp, "%s\"%g×\" %d", k > (int)-m ? ", " : "", pow(2, k), k);
     fprintf(gp, ")\n  set cblabel \"speedup (log scale); grey: no figure, the state named\"\n"
