@@ -562,6 +562,9 @@ static void cli(void **st)
     const char *bad_be[] = {"study", "--suite", "micro", "--backend", "vulkan", NULL};
     assert_int_equal(run_prog(bad_be), DH_EXIT_USAGE);
     assert_non_null(strstr(out, "unknown backend 'vulkan'"));
+    const char *twice[] = {"study", "--suite", "micro", "--slurm", "--backend", "hip,hip", NULL};
+    assert_int_equal(run_prog(twice), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "--backend names hip twice"));
     const char *slurm_all[] = {"study", "--suite", "micro", "--slurm", "--backend", "all", NULL};
     assert_int_equal(run_prog(slurm_all), DH_EXIT_USAGE);
     assert_non_null(strstr(out, "name the backends"));

@@ -482,6 +482,12 @@ int dh_cmd_study(int argc, char **argv)
                         item, dh_backend_names());
                 return DH_EXIT_USAGE;
             }
+            for (int b = 0; b < ts.n_backends; b++)
+                if (!strcmp(ts.backend[b], item)) {
+                    fprintf(stderr, "harness study: --backend names %s twice: name each backend "
+                            "once (one backend is one target per device)\n", item);
+                    return DH_EXIT_USAGE;
+                }
             int nd = 64;
             if (!slurm) {
                 nd = 0;
