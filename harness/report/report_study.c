@@ -209,15 +209,24 @@ struct notes {
     char text[512][400];
 };
 
-static int note_add(struct notes *nt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int note_add(struct notes *nt, const char *fmt, ...)
+/* The number of a note (1-based): the same text keeps its number, so a
+ * reason shared by many cells (a family a benchmark lacks) is told once
+ * per suite. 0 when the notes are full. */
+static int note_add(struct notes *nt, int first, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int note_add(struct notes *nt, int first, const char *fmt, ...)
 {
-    if (nt->n >= 512)
-        return 0;
+    char text[sizeof nt->text[0]];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(nt->text[nt->n], sizeof nt->text[0], fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    for (int k = first; k < nt->n; k++)
+        if (!strcmp(nt->text[k], text))
+            return k + 1;
+    if (nt->n >= 512)
+        return 0;
+    memcpy(nt->text[nt->n], text, sizeof text);
     return ++nt->n;
 }
 
@@ -235,7 +244,8 @@ static void chart_link(FILE *f, const struct dh_chart *c)
 }
 
 /* One matrix cell: every technique on its own line, the best starred. */
-static void matrix_cell(FILE *f, const struct dh_study *s, int row, int col, struct notes *nt)
+static void matrix_cell(FILE *f, const struct dh_study *s, int row, int col, struct notes *nt,
+                        int first_note)
 {
     size_t at = (size_t)row * (size_t)s->n_cols + (size_t)col;
     const struct dh_study_base *b = dh_study_base(s, row, col);
@@ -264,9 +274,9 @@ static void matrix_cell(FILE *f, const struct dh_study *s, int row, int col, str
                 md(f, ch);
             }
             if (c->n_bad) {
-                int k = note_add(nt, "%s, %s: %s: %d other configuration%s failed or wrong "
-                                 "(see the results file)", s->rows[row].bench,
-                                 s->cols[col].device, s->tech[t], c->n_bad,
+                int k = note_add(nt, first_note, "%s %s on %s: %s: %d other configuration%s "
+                                 "failed or wrong (see the results file)", s->rows[row].bench,
+                                 s->rows[row].label, s->cols[col].device, s->tech[t], c->n_bad,
                                  c->n_bad == 1 ? "" : "s");
                 fprintf(f, " (+%d failed", c->n_bad);
                 if (k)
@@ -274,8 +284,12 @@ static void matrix_cell(FILE *f, const struct dh_study *s, int row, int col, str
                 fputc(')', f);
             }
         } else {
-            int k = note_add(nt, "%s %s on %s: %s: %s", s->rows[row].bench, s->rows[row].label,
-                             s->cols[col].device, s->tech[t], c->reason);
+            /* a family the benchmark lacks: one note for every cell it leaves
+             * empty; anything else: where, and the run's own message */
+            int k = c->state == DH_STUDY_ABSENT
+                    ? note_add(nt, first_note, "%s", c->reason)
+                    : note_add(nt, first_note, "%s %s on %s: %s: %s", s->rows[row].bench,
+                               s->rows[row].label, s->cols[col].device, s->tech[t], c->reason);
             md(f, s->tech[t]);
             fprintf(f, " — *%s*", dh_study_state_name(c->state));
             if (k)
@@ -458,7 +472,7 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
             md(f, s->rows[row].label[0] ? s->rows[row].label : "(one workload)");
             fprintf(f, " |");
             for (int col = 0; col < s->n_cols; col++)
-                matrix_cell(f, s, row, col, &nt);
+                matrix_cell(f, s, row, col, &nt, first_note);
             fprintf(f, "\n");
         }
         fprintf(f, "| **geomean** | |");
