@@ -395,6 +395,46 @@ static void absent_variant(void **st)
     assert_int_equal(dh_study_cell(&s, branch, 0, mel)->state, DH_STUDY_NOT_RUN);
     assert_string_equal(dh_study_state_name(DH_STUDY_ABSENT), "absent");
     dh_study_free(&s);
+
+    /* in index.md: histo's missing melded on two targets, one note */
+    static struct dh_run two[6];
+    /* melded is a technique of the study through micro/branch */
+    make_run(&two[4], "opencl", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&two[5], "opencl", GA, 32, "melded", NULL, 2, 1.0, 0, "");
+    for (int k = 0; k < 2; k++) {
+        make_run(&two[2 * k], "opencl", k ? GB : GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+        make_run(&two[2 * k + 1], "opencl", k ? GB : GA, 32, "gpu_tdr", "dgi", 2, 1.0, 0, "");
+        rebench(&two[2 * k], "parboil", "histo");
+        rebench(&two[2 * k + 1], "parboil", "histo");
+    }
+    dh_run_derive(two, 6);
+    struct dh_env env;
+    char *av[] = {"harness", "run", "--suite", "parboil"};
+    dh_env_fill(&env, 4, av);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    assert_int_equal(dh_xml_write(tpath("histo.xml"), &env, &devs, two, 6, &e), 0);
+    char *argv[] = {"study", "--from", (char *)tpath("histo.xml"), "--out", (char *)tpath("hi")};
+    fflush(stdout);
+    dh_cmd_study(5, argv);
+    char *md = slurp(tpath("hi/report/index.md"));
+    assert_non_null(md);
+    const char *why = "parboil/histo has no melded variant";
+    char *first = strstr(md, why);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, why));
+    /* both cells point at that one note */
+    char *c1 = strstr(md, "melded — *absent* [");
+    assert_non_null(c1);
+    char ref[32];
+    snprintf(ref, sizeof ref, "%.*s", (int)(strchr(c1, ']') - c1 + 1), c1);
+    char *c2 = strstr(c1 + 1, ref);
+    assert_non_null(c2);
+    char note[16];
+    snprintf(note, sizeof note, "\n%.*s. ", (int)(strchr(c1, ']') - strchr(c1, '[') - 1),
+             strchr(c1, '[') + 1);
+    assert_non_null(strstr(md, note));
+    assert_true(strstr(strstr(md, note), why) == strstr(md, note) + strlen(note));
 }
 
 /* "n of m" in the geomean CSV for a target and technique over every suite */
