@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -223,6 +223,16 @@ rodinia-ncu)
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
     echo "$b $v $p: $(grep -E '^"[0-9]' "$out/ncu-$b-$v-${p//[,=]/_}.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/$ns-ncu.txt" ;;
+study)
+  # the vendor-comparison study (issue: H100 and H200, each through CUDA,
+  # NVIDIA OpenCL and HIP): STUDY_SUITES (default micro,frontier) at $SIZE
+  # on every backend's device 0 into $out/study (resumable: the same step
+  # again in the same OUT keeps finished cases), then the report
+  log "study ${STUDY_SUITES:-micro,frontier} (${SIZE:-medium})"
+  timeout 560 $H study --suite "${STUDY_SUITES:-micro,frontier}" --backend cuda,opencl,hip \
+      --device 0 --size "${SIZE:-medium}" --reps "${REPS:-20}" --out "$out/study" ${SUITE_ARGS:-} \
+      > "$out/study.txt" 2>&1
+  tail -20 "$out/study.txt" ;;
 bbv)
   # the bbv suite (loop-trip workloads) at medium: every variant, every
   # host regrouping and remap form, CUDA then NVIDIA's OpenCL (no warp
