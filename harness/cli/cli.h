@@ -31,6 +31,7 @@ int dh_cmd_baseline(int argc, char **argv);  /* cmd_merge.c */
 int dh_cmd_report(int argc, char **argv);    /* cmd_report.c */
 int dh_cmd_emit(int argc, char **argv);      /* cmd_emit.c */
 int dh_cmd_slurm(int argc, char **argv);     /* cmd_slurm.c */
+int dh_cmd_study(int argc, char **argv);     /* cmd_study.c */
 int dh_cmd_blocks(int argc, char **argv);    /* cmd_blocks.c */
 /* A whole-integer option value in lo..hi into *out: 1; else says so on
  * stderr ("harness CMD: OPT V: want an integer in lo..hi") and 0. */
