@@ -467,6 +467,34 @@ static void blocks_command(void **st)
     unlink("/tmp/dh-test-blocks.log");
 }
 
+/* DH_BLOCK_COSTS other than hand or sass: the case fails naming the
+ * choices (needs an OpenCL device, else SKIPPED) */
+static void block_costs_choice(void **st)
+{
+    (void)st;
+    char self[4096], exe[4200], dir[] = "/tmp/dh-test-costs-XXXXXX", out[16384];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    *strrchr(self, '/') = 0;
+    snprintf(exe, sizeof exe, "%s/../harness", self);
+    if (access(exe, X_OK) || !dh_test_has_device("opencl"))
+        skip();
+    assert_non_null(mkdtemp(dir));
+    const char *a[] = {exe, "run", "--suite", "micro", "--size", "small", "--variant",
+                       "baseline", "--param", "paths=2", "--param", "layers=1", "--reps", "1",
+                       "--out", dir, NULL};
+    setenv("DH_BLOCK_COSTS", "SASS", 1);
+    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-costs.log", out, sizeof out);
+    unsetenv("DH_BLOCK_COSTS");
+    assert_int_equal(rc, 3);                    /* a case that could not run */
+    assert_non_null(strstr(out, "DH_BLOCK_COSTS=SASS: choose hand"));
+    unlink("/tmp/dh-test-costs.log");
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +506,7 @@ int main(void)
         cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),
         cmocka_unit_test(blocks_command),
+        cmocka_unit_test(block_costs_choice),
         cmocka_unit_test(nvrtc_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

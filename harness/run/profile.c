@@ -224,6 +224,13 @@ int dh__profile_bbv(struct dh_worker *w, const struct dh_case *c,
         dh__step_fail(r, &e, rc);
         return rc;
     }
+    const char *costs = getenv("DH_BLOCK_COSTS");
+    if (costs && *costs && strcmp(costs, "hand") && strcmp(costs, "sass")) {
+        rc = dh_err_set(&e, DH_E_USAGE, "DH_BLOCK_COSTS=%.60s: choose hand (the benchmarks' "
+                        "tables) or sass (the compiled kernel's)", costs);
+        dh__step_fail(r, &e, rc);
+        return rc;
+    }
     if (need_bbv && !(b->blocks && b->items)) {
         r->status = DH_E_UNSUPPORTED;
         snprintf(r->message, sizeof r->message, "regroup=%s needs basic-block vectors "
