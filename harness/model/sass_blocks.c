@@ -23,18 +23,65 @@ static int same_file(const char *listing, const char *source)
 }
 
 static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
-                    const struct dh_bb_markers *m, int pair[2], int *marker);
+                    const struct dh_bb_markers *m, int pair[2], int *marker, int exclude);
 
 int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                      const struct dh_bb_markers *m, int pair[2])
 {
     int marker;
-    return block_of(s, in, m, pair, &marker);
+    return block_of(s, in, m, pair, &marker, -1);
 }
 
-/* ... and *marker, the deciding marker (its form: DH_BB or DH_BB_N) */
+/* A parameter id of marker k, deciding at frame f: the argument at the
+ * call site (frame f+1), or, where that is the caller's parameter, at its
+ * call site in turn. -1 unknown, -2 two calls on one line. */
+static int resolve_param(const struct dh_sass *s, const struct dh_sass_inst *in,
+                         const struct dh_bb_markers *m, const struct dh_bb_marker *k, int f,
+                         int pair[2])
+{
+    const char *fn = k->func;
+    int param = k->param;
+    long off = k->offset;
+    for (int g = f + 1; g < in->n_frames; g++) {
+        const struct dh_bb_call *hit = NULL;
+        for (int c = 0; c < m->n_calls; c++) {
+            const struct dh_bb_call *call = &m->calls[c];
+            if (call->line != in->fr[g].line || strcmp(call->func, fn) ||
+                !same_file(s->files[in->fr[g].file], call->file))
+                continue;
+            if (hit && (hit->args[param] != call->args[param] ||
+                        hit->arg_param[param] != call->arg_param[param] ||
+                        hit->arg_off[param] != call->arg_off[param])) {
+                if (pair) {           /* two calls on one line, two blocks */
+                    pair[0] = hit->args[param] == LONG_MIN ? -1
+                              : (int)(hit->args[param] + off);
+                    pair[1] = call->args[param] == LONG_MIN ? -1
+                              : (int)(call->args[param] + off);
+                }
+                return -2;
+            }
+            hit = call;
+        }
+        if (!hit)
+            return -1;
+        if (hit->args[param] != LONG_MIN) {
+            long id = hit->args[param] + off;
+            return id >= 0 && id <= 1 << 20 ? (int)id : -1;
+        }
+        if (hit->arg_param[param] < 0)
+            return -1;
+        off += hit->arg_off[param];
+        param = hit->arg_param[param];
+        fn = hit->caller;
+    }
+    return -1;
+}
+
+/* ... and *marker, the deciding marker (its form: DH_BB or DH_BB_N).
+ * exclude >= 0: as if block `exclude` were not marked (the block around
+ * it: its parent) */
 static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
-                    const struct dh_bb_markers *m, int pair[2], int *marker)
+                    const struct dh_bb_markers *m, int pair[2], int *marker, int exclude)
 {
     *marker = -1;
     for (int f = 0; f < in->n_frames; f++) {
@@ -42,7 +89,8 @@ static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
         int line = in->fr[f].line, best = -1;
         for (int i = 0; i < m->n; i++) {
             const struct dh_bb_marker *k = &m->v[i];
-            if (line < k->line || line > k->last || !same_file(file, k->file))
+            if (line < k->line || line > k->last || !same_file(file, k->file) ||
+                (exclude >= 0 && k->id == exclude))
                 continue;
             if (best < 0 || k->line > m->v[best].line) {
                 best = i;
@@ -54,66 +102,31 @@ static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                 return -2;
             }
         }
-        if (best >= 0)
-            *marker = best;
-        if (best >= 0 && m->v[best].id < 0 && m->v[best].func[0]) {
-            /* a parameter id: the argument at the call site (frame f+1),
-             * or, where that is the caller's parameter, at its call site
-             * in turn */
-            const struct dh_bb_marker *k = &m->v[best];
-            const char *fn = k->func;
-            int param = k->param;
-            long off = k->offset;
-            for (int g = f + 1; g < in->n_frames; g++) {
-                const struct dh_bb_call *hit = NULL;
-                for (int c = 0; c < m->n_calls; c++) {
-                    const struct dh_bb_call *call = &m->calls[c];
-                    if (call->line != in->fr[g].line || strcmp(call->func, fn) ||
-                        !same_file(s->files[in->fr[g].file], call->file))
-                        continue;
-                    if (hit && (hit->args[param] != call->args[param] ||
-                                hit->arg_param[param] != call->arg_param[param] ||
-                                hit->arg_off[param] != call->arg_off[param])) {
-                        if (pair) {           /* two calls on one line, two blocks */
-                            pair[0] = hit->args[param] == LONG_MIN ? -1
-                                      : (int)(hit->args[param] + off);
-                            pair[1] = call->args[param] == LONG_MIN ? -1
-                                      : (int)(call->args[param] + off);
-                        }
-                        return -2;
-                    }
-                    hit = call;
-                }
-                if (!hit)
-                    return -1;
-                if (hit->args[param] != LONG_MIN) {
-                    long id = hit->args[param] + off;
-                    return id >= 0 && id <= 1 << 20 ? (int)id : -1;
-                }
-                if (hit->arg_param[param] < 0)
-                    return -1;
-                off += hit->arg_off[param];
-                param = hit->arg_param[param];
-                fn = hit->caller;
-            }
-            return -1;
-        }
-        if (best >= 0 && m->v[best].id < 0)
-            return -1;
-        if (best >= 0) {
+        if (best < 0)
+            continue;
+        int id;
+        if (m->v[best].id < 0 && m->v[best].func[0]) {
+            id = resolve_param(s, in, m, &m->v[best], f, pair);
+            if (exclude >= 0 && id == exclude)
+                continue;                 /* look further out */
+        } else if (m->v[best].id < 0) {
+            id = -1;
+        } else {
+            id = m->v[best].id;
             /* another block marked on the same line: shared */
             for (int i = 0; i < m->n; i++)
                 if (i != best && m->v[i].line == m->v[best].line &&
                     m->v[i].id != m->v[best].id && same_file(file, m->v[i].file) &&
-                    line <= m->v[i].last) {
+                    line <= m->v[i].last && !(exclude >= 0 && m->v[i].id == exclude)) {
                     if (pair) {
                         pair[0] = m->v[best].id;
                         pair[1] = m->v[i].id;
                     }
                     return -2;
                 }
-            return m->v[best].id;
         }
+        *marker = best;
+        return id;
     }
     return -1;
 }
@@ -229,7 +242,7 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
             (!strcmp(s->v[i].op, "BRA") && s->v[i].target == (long)s->v[i].addr))
             continue;
         int pair[2] = {-1, -1}, mk = -1;
-        blk[i] = block_of(s, &s->v[i], m, pair, &mk);
+        blk[i] = block_of(s, &s->v[i], m, pair, &mk, -1);
         /* a parameter id's form is known once bound */
         if (blk[i] >= 0 && blk[i] < nb && mk >= 0 && m->v[mk].n_form) {
             out[blk[i]].n_form = 1;
