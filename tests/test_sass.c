@@ -140,6 +140,15 @@ static void markers_and_mapping(void **st)
     assert_true(fabs(b[1].cost - (1 + 1 + 2 + 4 + 1)) < 1e-12);
     assert_int_equal(b[3].insts, 2);
     assert_int_equal(b[3].predicated, 1);
+    /* the blocks around: the if's body, the loop and marked() sit in the
+     * entry block; the entry in none. Guarded per execution: the store's 4 */
+    assert_int_equal(b[0].parent, -1);
+    assert_int_equal(b[1].parent, 0);
+    assert_int_equal(b[2].parent, 0);
+    assert_int_equal(b[3].parent, 0);
+    assert_true(fabs(b[1].pred_per_exec - 4) < 1e-12);
+    assert_true(fabs(b[1].pred_cost_per_exec - (1 + 2 + 4 + 1)) < 1e-12);
+    assert_true(fabs(b[3].pred_per_exec - 1) < 1e-12);
     assert_int_equal(b[0].loop_insts, 0);       /* the trap after EXIT is not a loop */
     /* three loops of the block, 38 + 16 + 8 instructions, their counters
      * stepping 16, 4 and 1 (the pointer's 64-bit add is no counter); n

@@ -153,6 +153,9 @@ struct dh_sass_block {
     int loops, loops_unknown;     /* its loops; of those, trip count not constant */
     double dyn_insts, dyn_cost;   /* one pass: a loop's instructions x trips / unroll
                                      (x 1 where the trip count is not constant) */
+    double dyn_pred, dyn_pred_cost;   /* the same of the guarded ones */
+    int loop_pred;
+    double loop_pred_cost;
     int shared;                   /* instructions on a line it shares with another
                                      block: given to neither */
     int unknown_ops;              /* opcodes outside the cost table */
@@ -165,6 +168,12 @@ struct dh_sass_block {
      * loop's body once per iteration), or (no loop: unrolled in full)
      * all / the largest (opcode, line) count */
     double inst_per_exec, cost_per_exec;
+    /* of those, under a guard (branches excluded), per execution */
+    double pred_per_exec, pred_cost_per_exec;
+    /* the block around it: where its instructions map when it is not
+     * marked (the most of them agree); -1 none. A warp issues a guarded
+     * (if-converted) instruction whenever it runs the parent's code. */
+    int parent;
 };
 /* Fill out[0..nb-1] for function `func`; *unmarked counts the function's
  * instructions outside every marked region, *shared_lines those on lines

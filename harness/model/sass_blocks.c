@@ -323,6 +323,14 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         }
         o->dyn_insts += w;
         o->dyn_cost += w * c;
+        if (in->pred && !dh_sass_op_is_branch(in->op)) {
+            o->dyn_pred += w;
+            o->dyn_pred_cost += w * c;
+            if (inner[i] >= 0) {
+                o->loop_pred++;
+                o->loop_pred_cost += c;
+            }
+        }
         /* a call: the subroutine's instructions, from its entry to its
          * first RET, once per call */
         if (!strncmp(in->op, "CALL", 4) && in->target >= 0) {
@@ -357,16 +365,38 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         if (o->n_form && o->count > 0) {
             o->inst_per_exec = o->dyn_insts / (double)o->count;
             o->cost_per_exec = o->dyn_cost / (double)o->count;
+            o->pred_per_exec = o->dyn_pred / (double)o->count;
+            o->pred_cost_per_exec = o->dyn_pred_cost / (double)o->count;
         } else if (o->n_form && use_loop) {
             o->inst_per_exec = (double)o->loop_insts / o->unroll;
             o->cost_per_exec = o->loop_cost / o->unroll;
+            o->pred_per_exec = (double)o->loop_pred / o->unroll;
+            o->pred_cost_per_exec = o->loop_pred_cost / o->unroll;
         } else if (o->n_form) {
             o->inst_per_exec = (double)o->insts / o->unroll;
             o->cost_per_exec = o->cost / o->unroll;
+            o->pred_per_exec = (double)o->predicated / o->unroll;
+            o->pred_cost_per_exec = o->dyn_pred_cost / o->unroll;
         } else {
             o->inst_per_exec = o->dyn_insts;
             o->cost_per_exec = o->dyn_cost;
+            o->pred_per_exec = o->dyn_pred;
+            o->pred_cost_per_exec = o->dyn_pred_cost;
         }
+        /* the parent: where b's instructions go with b unmarked */
+        o->parent = -1;
+        int *tally = calloc((size_t)nb, sizeof *tally);
+        for (int i = 0; tally && i < s->n; i++) {
+            if (blk[i] != b)
+                continue;
+            int mk, p = block_of(s, &s->v[i], m, NULL, &mk, b);
+            if (p >= 0 && p < nb && p != b)
+                tally[p]++;
+        }
+        for (int p = 0; tally && p < nb; p++)
+            if (tally[p] > 0 && (o->parent < 0 || tally[p] > tally[o->parent]))
+                o->parent = p;
+        free(tally);
     }
     free(blk);
     free(inner);
