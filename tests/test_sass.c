@@ -346,6 +346,27 @@ static void model_records_costs(void **st)
     assert_true(fabs(sass.own.cfe - 4.0 / 8) < 1e-12);     /* (1+3)/(2x(1+3)) */
     assert_true(fabs(sass.own.t_weighted - 33) < 1e-9);   /* the cycles given */
 
+    /* sass+pred: block 1 wholly if-converted inside block 0. Two lanes
+     * that both skip it: the warp still issues it once per run of block
+     * 0, the lanes do no useful work in it */
+    uint32_t c2[4] = {1, 0, 1, 0};
+    double cyc2[2] = {2, 8}, inst2[2] = {2, 4}, pinst[2] = {0, 4}, pcost[2] = {0, 8};
+    int parent[2] = {-1, 0};
+    struct dh_bbv bp = {.n_items = 2, .n_blocks = 2, .counts = c2, .block_cost = cyc2,
+                        .block_inst = inst2};
+    struct dh_model_result plain = {0}, pred = {0};
+    dh_model_price(&bp, blocks, &t, &info, 2, NULL, 2, &plain);
+    assert_true(fabs(plain.own.cfe - 1.0) < 1e-12);        /* 4 / (2 x 2) */
+    bp.pred_inst = pinst;
+    bp.pred_cost = pcost;
+    bp.parent = parent;
+    snprintf(bp.costs, sizeof bp.costs, "sass+pred");
+    dh_model_price(&bp, blocks, &t, &info, 2, NULL, 2, &pred);
+    assert_string_equal(pred.costs, "sass+pred");
+    assert_true(fabs(pred.own.cfe - 4.0 / 12) < 1e-12);    /* 4 / (2 x (2 + 4)) */
+    assert_true(fabs(pred.own.t_weighted - (2 + 8)) < 1e-9);
+    assert_true(fabs(plain.own.t_weighted - 2) < 1e-9);
+
     struct dh_run run;
     memset(&run, 0, sizeof run);
     run.c.bench = dh_bench_find("micro", "branch");

@@ -186,6 +186,16 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
         tw += cycles[k] * mx[k];
         wi += inst[k] * mx[k];
     }
+    /* if-converted code (blocks.h pred_inst): issued as often as its
+     * parent runs in the warp */
+    for (int k = 0; b->pred_inst && b->parent && k < nb; k++) {
+        int p = b->parent[k];
+        if (p < 0 || p >= nb || mx[p] <= mx[k])
+            continue;
+        double extra = (double)mx[p] - (double)mx[k];
+        wi += b->pred_inst[k] * extra;
+        tw += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
+    }
     *f = (struct warp_fig){ti, wi, tw, div};
 }
 

@@ -43,7 +43,15 @@ struct dh_bbv {
                                    with block_cost: costs from compiled code
                                    (DH_BLOCK_COSTS=sass); NULL: the latency table's */
     char costs[16];             /* where the block costs come from: "hand", "sass",
-                                   "sass+hand" */
+                                   "sass+hand", "sass+pred" */
+    /* DH_BLOCK_COSTS=sass+pred, else NULL: per block, the guarded
+     * (if-converted) part of block_inst / block_cost and the block
+     * around it (-1 none). A warp issues the guarded part whenever it
+     * runs the parent: warp instructions gain pred_inst[b] x
+     * max_{t in w} BBV_t[parent(b)] in place of pred_inst[b] x
+     * max_{t in w} BBV_t[b]; the lanes' useful instructions do not. */
+    const double *pred_inst, *pred_cost;
+    const int *parent;
     double acquire_ms;          /* what obtaining them cost (profiling run + download) */
     char source[16];            /* "profile" */
 };

@@ -118,7 +118,8 @@ out:
 static void sass_costs(struct dh_worker *w, const struct dh_case *c)
 {
     const char *sel = getenv("DH_BLOCK_COSTS");
-    if (!sel || strcmp(sel, "sass") || w->bbv_sass_tried)
+    int pred = sel && !strcmp(sel, "sass+pred");
+    if (!sel || (strcmp(sel, "sass") && !pred) || w->bbv_sass_tried)
         return;
     w->bbv_sass_tried = 1;
     const struct dh_bench *b = c->bench;
@@ -144,11 +145,14 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
     }
     free(src);
     if (rc) {
-        fprintf(stderr, "harness: DH_BLOCK_COSTS=sass for %s/%s: %s; hand costs used\n",
-                c->suite, c->bench_name, e.msg);
+        fprintf(stderr, "harness: DH_BLOCK_COSTS=%s for %s/%s: %s; hand costs used\n",
+                sel, c->suite, c->bench_name, e.msg);
         return;
     }
-    if (!(w->bbv_sass = calloc((size_t)b->n_blocks * 2, sizeof *w->bbv_sass))) {
+    if (!(w->bbv_sass = calloc((size_t)b->n_blocks * 4, sizeof *w->bbv_sass)) ||
+        (pred && !(w->bbv_parent = malloc((size_t)b->n_blocks * sizeof *w->bbv_parent)))) {
+        free(w->bbv_sass);
+        w->bbv_sass = NULL;
         dh_sass_costs_free(&sc);
         return;
     }
@@ -158,9 +162,13 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
     if (hc && !dh_latency_table_for(&w->info, &hand, &e))
         dh_bbv_block_costs(b->blocks, b->n_blocks, &hand, hc, hc + b->n_blocks);
     for (int k = 0; k < b->n_blocks; k++) {
+        if (w->bbv_parent)
+            w->bbv_parent[k] = sc.b[k].insts > 0 ? sc.b[k].parent : -1;
         if (sc.b[k].insts > 0) {
             w->bbv_sass[k] = sc.b[k].cost_per_exec;
             w->bbv_sass[b->n_blocks + k] = sc.b[k].inst_per_exec;
+            w->bbv_sass[2 * b->n_blocks + k] = sc.b[k].pred_per_exec;
+            w->bbv_sass[3 * b->n_blocks + k] = sc.b[k].pred_cost_per_exec;
         } else {
             fallback++;
             w->bbv_sass[k] = hc ? hc[k] : 0;
@@ -168,7 +176,8 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
         }
     }
     free(hc);
-    snprintf(w->bbv_costs, sizeof w->bbv_costs, "%s", fallback ? "sass+hand" : "sass");
+    snprintf(w->bbv_costs, sizeof w->bbv_costs, "%s%s", pred ? "sass+pred" : "sass",
+             fallback ? "+hand" : "");
     dh_sass_costs_free(&sc);
 }
 
@@ -198,9 +207,14 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
     if (w->bbv_sass) {
         memcpy(w->bbv_cost, w->bbv_sass, (size_t)nb * sizeof *w->bbv_cost);
         w->bbv.block_inst = w->bbv_sass + c->bench->n_blocks;
+        w->bbv.pred_inst = w->bbv_parent ? w->bbv_sass + 2 * c->bench->n_blocks : NULL;
+        w->bbv.pred_cost = w->bbv_parent ? w->bbv_sass + 3 * c->bench->n_blocks : NULL;
+        w->bbv.parent = w->bbv_parent;
         snprintf(w->bbv.costs, sizeof w->bbv.costs, "%s", w->bbv_costs);
     } else {
         w->bbv.block_inst = NULL;
+        w->bbv.pred_inst = w->bbv.pred_cost = NULL;
+        w->bbv.parent = NULL;
         snprintf(w->bbv.costs, sizeof w->bbv.costs, "hand");
     }
     return &w->bbv;
@@ -225,9 +239,11 @@ int dh__profile_bbv(struct dh_worker *w, const struct dh_case *c,
         return rc;
     }
     const char *costs = getenv("DH_BLOCK_COSTS");
-    if (costs && *costs && strcmp(costs, "hand") && strcmp(costs, "sass")) {
+    if (costs && *costs && strcmp(costs, "hand") && strcmp(costs, "sass") &&
+        strcmp(costs, "sass+pred")) {
         rc = dh_err_set(&e, DH_E_USAGE, "DH_BLOCK_COSTS=%.60s: choose hand (the benchmarks' "
-                        "tables) or sass (the compiled kernel's)", costs);
+                        "tables), sass (the compiled kernel's) or sass+pred (and its "
+                        "if-converted code issued as often as the block around it)", costs);
         dh__step_fail(r, &e, rc);
         return rc;
     }

@@ -21,7 +21,9 @@ struct dh_worker {
     struct dh_bbv bbv;
     uint32_t *bbv_counts;
     double *bbv_cost;
-    double *bbv_sass;              /* DH_BLOCK_COSTS=sass: cycles[nb] then inst[nb] */
+    double *bbv_sass;              /* DH_BLOCK_COSTS=sass: cycles[nb], inst[nb], then
+                                      the guarded part of each (sass+pred) */
+    int *bbv_parent;               /* sass+pred: each block's parent, else NULL */
     int bbv_sass_tried;
     char bbv_costs[16];            /* "sass", "sass+hand" (some blocks by hand) */
     int bbv_tried, bbv_status;

@@ -12,6 +12,8 @@ static void drop_bbv(struct dh_worker *w)
     free(w->bbv_counts);
     free(w->bbv_cost);
     free(w->bbv_sass);
+    free(w->bbv_parent);
+    w->bbv_parent = NULL;
     w->bbv_counts = NULL;
     w->bbv_cost = NULL;
     w->bbv_sass = NULL;
