@@ -205,6 +205,25 @@ long dh_kit_items(void *state);
     .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
     .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items
 
+/* The host data as plain buffers, for the workload cache
+ * (harness/run/wcache.c): each buffer's input as generated, then its
+ * expected output, in the declaration's order. */
+struct dh_kpart {
+    void *p;
+    size_t bytes;
+};
+/* parts (room for 2 * DH_KIT_MAXBUF) and *n; -1 when the host data hold
+ * more than the buffers (the benchmark's own priv), which a cache cannot
+ * store */
+int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n);
+/* dh_kit_setup with the buffers filled by fill(ctx, parts, n, err) (the
+ * parts as dh_kit_host_parts lists them) instead of the generator and the
+ * reference; the sort keys are checked as after a generator. */
+int dh_kit_setup_loaded(const struct dh_case *c, void **state,
+                        int (*fill)(void *ctx, const struct dh_kpart *parts, int n,
+                                    struct dh_err *err),
+                        void *ctx, struct dh_err *err);
+
 /* A declaration's buffer and entry tables (arrays, not pointers). */
 #define DH_KIT_TABLES(b, e) .bufs = (b), .n_bufs = (int)(sizeof(b) / sizeof((b)[0])), .entries = (e)
 
