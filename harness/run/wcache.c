@@ -107,16 +107,17 @@ static void note_bad(const struct dh_worker *w, const struct dh_case *c, const c
         return;
     char label[600];
     workload_label(c, what, label, sizeof label);
-    fprintf(stderr, "harness: workload cache: %s: bad entry (%s), removed; made anew\n", label,
+    fprintf(stderr, "harness: workload cache: %s: entry not used (%s); made anew\n", label,
             why);
 }
 
 static void note_write(struct dh_worker *w, const char *msg)
 {
-    if (w->wcache->warned || w->wcache->quiet)
+    if (w->wcache->warned)
         return;
     w->wcache->warned = 1;
-    fprintf(stderr, "harness: workload cache: %s; the run goes on without storing "
+    if (!w->wcache->quiet)
+        fprintf(stderr, "harness: workload cache: %s; the run goes on without storing "
             "(--no-cache to skip the cache)\n", msg);
 }
 

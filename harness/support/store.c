@@ -188,7 +188,7 @@ int dh_store_get(const struct dh_store *s, const struct dh_store_key *k, uint32_
     entry_path(s->dir, k, r->path, sizeof r->path);
     int fd = open(r->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (errno == ENOENT)
+        if (errno == ENOENT || errno == ENOTDIR)
             return 0;
         snprintf(why, why_len, "cannot open %s: %s", r->path, strerror(errno));
         return -1;
