@@ -414,6 +414,22 @@ static int tgen_priv(struct dh_khost *h, struct dh_err *e)
     return tgen(h, e);
 }
 
+/* priv from the vars alone: the seed */
+static int trestore(struct dh_khost *h, struct dh_err *e)
+{
+    (void)e;
+    long *p = malloc(sizeof *p);
+    *p = (long)dh_pset_num(&h->vars, "seed", 1);
+    h->priv = p;
+    return 0;
+}
+
+static int tgen_restorable(struct dh_khost *h, struct dh_err *e)
+{
+    trestore(h, e);
+    return tgen(h, e);
+}
+
 static const struct dh_param_def tparams[] = {DH_KIT_WG, DH_KIT_SEED, {0}};
 static const struct dh_kit tkit = {
     .sizes = {"n=4096", "n=8192", "n=16384"}, .items = "n", .noun = "items",
@@ -422,6 +438,15 @@ static const struct dh_kit tkit = {
 static const struct dh_kit tkit_priv = {
     .sizes = {"n=4096", "n=8192", "n=16384"}, .items = "n", .noun = "items",
     DH_KIT_TABLES(tbufs, tentries), .generate = tgen_priv, .reference = tref, .free_priv = free,
+};
+static const struct dh_kit tkit_restore = {
+    .sizes = {"n=4096", "n=8192", "n=16384"}, .items = "n", .noun = "items",
+    DH_KIT_TABLES(tbufs, tentries), .generate = tgen_restorable, .reference = tref,
+    .free_priv = free, .restore = trestore,
+};
+static const struct dh_bench tbench_restore = {
+    .suite = "user", .name = "tkr", .summary = "t", .source = "kernel text", .params = tparams,
+    .variants = "baseline", .fingerprint = "test descriptor restore", DH_KIT(tkit_restore),
 };
 static const struct dh_bench tbench = {
     .suite = "user", .name = "tk", .summary = "t", .source = "kernel text", .params = tparams,
@@ -515,6 +540,21 @@ static void host_data(void **st)
     dh__wcache_host_save(&w, &c, &k, made);
     entry_file(&wc.store, &k, path, sizeof path);
     assert_false(exists(path));
+    dh_kit_release(made);
+    /* unless the benchmark restores priv from the vars: then they are,
+     * and a load restores it */
+    tcase(&c, &tbench_restore, 9);
+    k = wkey(&c);
+    assert_int_equal(dh_kit_setup(&c, &made, &e), 0);
+    dh__wcache_host_save(&w, &c, &k, made);
+    entry_file(&wc.store, &k, path, sizeof path);
+    assert_true(exists(path));
+    gen_calls = 0;
+    assert_int_equal(dh__wcache_host_load(&w, &c, &k, &loaded), 1);
+    assert_int_equal(gen_calls, 0);
+    assert_non_null(((struct dh_khost *)loaded)->priv);
+    assert_int_equal(*(long *)((struct dh_khost *)loaded)->priv, 9);
+    dh_kit_release(loaded);
     dh_kit_release(made);
 }
 
@@ -808,6 +848,36 @@ static void warm_equals_cold(void **st)
     assert_non_null(strstr(out, "2 good, 0 bad"));
 }
 
+/* frontier/cvp keeps a priv part that its restore makes anew: its host
+ * data are cached, and a warm run (including cpu_tdr's key sort and
+ * patch gather, which read priv) gives the cold run's results */
+static void cvp_warm_equals_cold(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char cache[256], o1[256], o2[256], x[300];
+    sub(cache, sizeof cache, "cvpcache");
+    sub(o1, sizeof o1, "cvp-cold");
+    sub(o2, sizeof o2, "cvp-warm");
+    static char s1[1 << 16], s2[1 << 16];
+    const char *a[] = {"run", "--suite", "frontier", "--bench", "cvp", "--variant",
+                       "baseline,cpu_tdr", "--param", "regroup=key,sort", "--param", "mech=dlt",
+                       "--reps", "3", "--warmup", "1", "--cache", cache, "--out", o1, NULL};
+    assert_int_equal(run(a), 0);
+    struct found f = {0};
+    struct dh_err e = {0};
+    assert_int_equal(dh_store_list(cache, 1, collect, &f, &e), 2);     /* host + BBVs */
+    a[18] = o2;
+    assert_int_equal(run(a), 0);
+    snprintf(x, sizeof x, "%s/results.xml", o1);
+    signature(x, s1, sizeof s1, 1);
+    snprintf(x, sizeof x, "%s/results.xml", o2);
+    signature(x, s2, sizeof s2, 1);
+    assert_string_equal(s1, s2);
+    assert_non_null(strstr(s2, "regroup=sort"));
+    assert_null(strstr(s2, "status=\"fail\""));
+}
+
 /* a cache folder that cannot be made, or written: the run goes on */
 static void unwritable_cache(void **st)
 {
@@ -883,6 +953,7 @@ int main(void)
         cmocka_unit_test(write_fails),
         cmocka_unit_test(cache_command),
         cmocka_unit_test(warm_equals_cold),
+        cmocka_unit_test(cvp_warm_equals_cold),
         cmocka_unit_test(unwritable_cache),
     };
     return cmocka_run_group_tests_name("wcache", t, setup, teardown);

@@ -548,7 +548,7 @@ static int host_parts(const struct dh_khost *h, struct dh_kpart *parts)
 int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n)
 {
     const struct dh_khost *h = state;
-    if (h->priv)
+    if (h->priv && !h->kit->restore)
         return -1;
     *n = host_parts(h, parts);
     return 0;
@@ -565,7 +565,9 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
         return rc;
     struct dh_kpart parts[2 * DH_KIT_MAXBUF];
     int n = host_parts(h, parts);
-    if (!(rc = fill(ctx, parts, n, err)))
+    if (!(rc = fill(ctx, parts, n, err)) && h->kit->restore)
+        rc = h->kit->restore(h, err);
+    if (!rc)
         rc = check_sort_keys(h, err);
     if (rc) {
         dh_kit_release(h);
