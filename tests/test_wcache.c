@@ -556,6 +556,16 @@ static void host_data(void **st)
     assert_int_equal(*(long *)((struct dh_khost *)loaded)->priv, 9);
     dh_kit_release(loaded);
     dh_kit_release(made);
+    /* host data larger than the limit: not stored, said once */
+    wc.store.limit_bytes = 1000;
+    tcase(&c, &tbench, 11);
+    k = wkey(&c);
+    assert_int_equal(dh_kit_setup(&c, &made, &e), 0);
+    dh__wcache_host_save(&w, &c, &k, made);
+    entry_file(&wc.store, &k, path, sizeof path);
+    assert_false(exists(path));
+    assert_int_equal(wc.told_large, 1);
+    dh_kit_release(made);
 }
 
 /* a write that fails (no space: the temporary file is /dev/full; a folder

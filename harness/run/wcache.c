@@ -121,6 +121,16 @@ static void note_write(struct dh_worker *w, const char *msg)
             "(--no-cache to skip the cache)\n", msg);
 }
 
+static void note_large(struct dh_worker *w, const char *label, const char *why)
+{
+    if (w->wcache->told_large)
+        return;
+    w->wcache->told_large = 1;
+    if (!w->wcache->quiet)
+        fprintf(stderr, "harness: workload cache: %s not stored: %s (raise it with "
+                "--cache-limit)\n", label, why);
+}
+
 /* ---- host data ---- */
 
 static int is_kit(const struct dh_bench *b)
@@ -231,8 +241,7 @@ void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
     int rc = dh_store_begin(&w->wcache->store, k, DH_WCACHE_HOST, label, total, &wr, why,
                             sizeof why, &e);
     if (rc > 0) {
-        if (!w->wcache->quiet)
-            fprintf(stderr, "harness: workload cache: %s not stored: %s\n", label, why);
+        note_large(w, label, why);
         return;
     }
     if (!rc)
@@ -337,8 +346,7 @@ void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
     int rc = dh_store_begin(&w->wcache->store, k, DH_WCACHE_BBV, label, sizeof head + bytes,
                             &wr, why, sizeof why, &e);
     if (rc > 0) {
-        if (!w->wcache->quiet)
-            fprintf(stderr, "harness: workload cache: %s not stored: %s\n", label, why);
+        note_large(w, label, why);
         return;
     }
     if (!rc)

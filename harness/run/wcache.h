@@ -36,6 +36,7 @@
 struct dh_wcache {
     struct dh_store store;
     int warned;                   /* a failed write was said */
+    int told_large;               /* an entry over the limit was said */
     int quiet;                    /* no notes (tests) */
 };
 
