@@ -17,7 +17,7 @@
 #include "../harness/run/worker_state.h"
 #include "../suites/lib/kit.h"
 
-static char harness[PATH_MAX], tmpdir[64], out[1 << 16];
+static char harness[PATH_MAX], harness_dir[PATH_MAX], tmpdir[64], out[1 << 16];
 
 static void sub(char *dst, size_t len, const char *name)
 {
@@ -338,6 +338,47 @@ static void workload_keys(void **st)
     other.source = "another kernel";
     mcase(&d, &other, "small", 1, 2, 256);
     assert_memory_not_equal(u.b, wkey(&d).b, 16);
+}
+
+/* tools/codehash.sh: the code key moves with any change to a
+ * benchmark's folder (an edit, a file added or removed) or to the shared
+ * code, and with nothing else */
+static void codehash_script(void **st)
+{
+    (void)st;
+    char script[PATH_MAX + 64], cmd[3 * PATH_MAX], d[256], prev[128] = "", now[128];
+    snprintf(script, sizeof script, "%s/../../tools/codehash.sh", harness_dir);
+    if (access(script, R_OK)) {
+        fprintf(stderr, "  (no %s: the tests run outside the source tree)\n", script);
+        skip();
+        return;
+    }
+    sub(d, sizeof d, "ch");
+    static const char *const steps[][2] = {
+        {"mkdir -p s/b && echo gen > s/b/b.c && echo k > s/b/b.k && echo lib > shared.h", "new"},
+        {"true", "same"},
+        {"echo more >> s/b/b.c", "moved"},
+        {"echo x > s/b/extra.h", "moved"},
+        {"rm s/b/extra.h", "moved"},
+        {"echo lib2 > shared.h", "moved"},
+        {"touch s/b/b.c", "same"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        snprintf(cmd, sizeof cmd, "mkdir -p %s && cd %s && %s && bash %s out.c shared.h s/b "
+                 "&& grep -o '[0-9a-f]\\{64\\}' out.c > hash.txt", d, d, steps[i][0], script);
+        assert_int_equal(system(cmd), 0);
+        char hp[300];
+        snprintf(hp, sizeof hp, "%s/hash.txt", d);
+        FILE *f = fopen(hp, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(now, sizeof now, f));
+        fclose(f);
+        if (!strcmp(steps[i][1], "same"))
+            assert_string_equal(prev, now);
+        else if (!strcmp(steps[i][1], "moved"))
+            assert_string_not_equal(prev, now);
+        snprintf(prev, sizeof prev, "%s", now);
+    }
 }
 
 static struct dh_backend_ops cuda_named;
@@ -938,6 +979,7 @@ static int setup(void **st)
     self[n] = 0;
     *strrchr(self, '/') = 0;                                    /* BUILD/tests */
     snprintf(harness, sizeof harness, "%s/../harness", self);
+    snprintf(harness_dir, sizeof harness_dir, "%s", self);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-wcache-XXXXXX");
     return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -958,6 +1000,7 @@ int main(void)
         cmocka_unit_test(bad_entries),
         cmocka_unit_test(evicts_lru),
         cmocka_unit_test(workload_keys),
+        cmocka_unit_test(codehash_script),
         cmocka_unit_test(bbv_keys),
         cmocka_unit_test(host_data),
         cmocka_unit_test(write_fails),

@@ -24,4 +24,5 @@ tmp=$out.tmp.$$
   echo "    {NULL, NULL}"
   echo "};"
 } > "$tmp"
-mv "$tmp" "$out"
+# replaced only when it changed: an unchanged tree rebuilds nothing
+if cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; echo "  HASH  $out"; fi
