@@ -7,6 +7,7 @@
  * corrupt entries are made anew, and a cache that cannot be written does
  * not fail the run. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -253,6 +254,78 @@ static void evicts_lru(void **st)
     dh_store_evict(&s, 0, NULL);
     assert_false(exists(tmp));
     assert_false(exists(p[0]) || exists(p[2]) || exists(p[3]));   /* limit 0: all out */
+}
+
+static void count_bad(void *ctx, const struct dh_store_info *in)
+{
+    *(int *)ctx += !in->ok;
+}
+
+/* shards on one node: writers of the same keys and of their own at once,
+ * under a limit that keeps them evicting; every entry left is whole and
+ * no temporary file stays */
+static void concurrent_writers(void **st)
+{
+    (void)st;
+    struct dh_store s;
+    char data[20000];
+    size_t entry = DH_STORE_HEADER_BYTES + 1 + sizeof data;
+    store_in(&s, "conc", 6 * entry);
+    enum { WRITERS = 4, ROUNDS = 40 };
+    pid_t pid[WRITERS];
+    for (int p = 0; p < WRITERS; p++) {
+        if ((pid[p] = fork()) == 0) {
+            for (int r = 0; r < ROUNDS; r++) {
+                char name[32];
+                snprintf(name, sizeof name, r % 2 ? "own %d %d" : "shared %d", r % 2 ? p : r % 5,
+                         r);
+                struct dh_store_key k = key_of(name);
+                memset(data, r + p, sizeof data);
+                struct dh_store_writer w;
+                struct dh_err e = {0};
+                char why[256];
+                if (dh_store_begin(&s, &k, 1, "x", sizeof data, &w, why, sizeof why, &e)
+                    || dh_store_write(&w, data, sizeof data, &e) || dh_store_commit(&w, &e))
+                    _exit(1);
+                struct dh_store_reader rd;
+                int got = dh_store_get(&s, &k, 1, &rd, why, sizeof why);
+                if (got < 0)
+                    _exit(2);                 /* a whole entry or none, never a bad one */
+                if (got > 0) {
+                    if (dh_store_read(&rd, data, sizeof data, why, sizeof why))
+                        _exit(3);
+                    if (dh_store_done(&rd, why, sizeof why))
+                        _exit(4);
+                }
+            }
+            _exit(0);
+        }
+    }
+    for (int p = 0; p < WRITERS; p++) {
+        int stt;
+        waitpid(pid[p], &stt, 0);
+        assert_true(WIFEXITED(stt));
+        assert_int_equal(WEXITSTATUS(stt), 0);
+    }
+    dh_store_evict(&s, s.limit_bytes, NULL);    /* an eviction skipped while another ran */
+    int bad = 0;
+    struct dh_err e = {0};
+    int n = dh_store_list(s.dir, 1, count_bad, &bad, &e);
+    assert_true(n > 0);
+    assert_int_equal(bad, 0);
+    uint64_t total = 0;
+    DIR *dir = opendir(s.dir);
+    struct dirent *de;
+    while ((de = readdir(dir))) {
+        assert_null(strstr(de->d_name, ".tmp."));
+        struct stat sb;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", s.dir, de->d_name);
+        if (strstr(de->d_name, ".dhw") && !stat(path, &sb))
+            total += (uint64_t)sb.st_size;
+    }
+    closedir(dir);
+    assert_true(total <= s.limit_bytes);
 }
 
 /* ---- keys of workloads and BBVs ---- */
@@ -999,6 +1072,7 @@ int main(void)
         cmocka_unit_test(keys_unambiguous),
         cmocka_unit_test(bad_entries),
         cmocka_unit_test(evicts_lru),
+        cmocka_unit_test(concurrent_writers),
         cmocka_unit_test(workload_keys),
         cmocka_unit_test(codehash_script),
         cmocka_unit_test(bbv_keys),
