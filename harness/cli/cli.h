@@ -31,6 +31,7 @@ int dh_cmd_baseline(int argc, char **argv);  /* cmd_merge.c */
 int dh_cmd_report(int argc, char **argv);    /* cmd_report.c */
 int dh_cmd_emit(int argc, char **argv);      /* cmd_emit.c */
 int dh_cmd_slurm(int argc, char **argv);     /* cmd_slurm.c */
+int dh_cmd_study(int argc, char **argv);     /* cmd_study.c */
 int dh_cmd_cache(int argc, char **argv);     /* cmd_cache.c */
 /* cmd_cache.c: the workload cache of a run (--cache DIR or the default
  * folder, --cache-limit SIZE or the default limit), NULL when off

@@ -945,7 +945,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         smp->host_ms = -1;
     if (kc->cpu_tdr && !reuse) {
         struct by_key_ctx ctx = {.h = h};
-        if ((rc = dh_regroup_run(x, kc->perm, by_key, &ctx, &smp->host_ms, err)))
+        if ((rc = dh_regroup_run(x, kc->perm, h->items, by_key, &ctx, &smp->host_ms, err)))
             return rc;
         if (ctx.failed)
             return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "
