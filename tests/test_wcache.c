@@ -491,6 +491,17 @@ static void bbv_keys(void **st)
     assert_memory_not_equal(k0.b, k.b, 16);
 }
 
+static void replant(const char *dir, const char *name, void (*fn)(char *p, size_t n));
+static void put(const struct dh_store *s, const struct dh_store_key *k, uint32_t kind,
+                const char *label, const void *data, size_t n);
+
+/* the last item's index in a listed BBV payload: past the vectors */
+static void bad_index(char *p, size_t n)
+{
+    uint32_t big = 1000;
+    memcpy(p + n - 4, &big, 4);
+}
+
 /* ---- the kit's host data ---- */
 
 enum { TA, TY };
@@ -680,6 +691,61 @@ static void host_data(void **st)
     assert_false(exists(path));
     assert_int_equal(wc.told_large, 1);
     dh_kit_release(made);
+}
+
+/* BBVs stored and read back: as the distinct vectors and an index when
+ * there are few (micro's 2 to 8 among millions), as they are when most
+ * differ; an index naming a vector that is not there is refused */
+static void bbv_entries(void **st)
+{
+    (void)st;
+    struct dh_worker w;
+    struct dh_wcache wc;
+    worker_with(&w, &wc, "bbv");
+    w.be = dh_backend_find("opencl");
+    snprintf(w.info.name, sizeof w.info.name, "dev");
+    struct dh_case c;
+    tcase(&c, &tbench, 1);
+    enum { ITEMS = 10000, NB = 5 };
+    uint32_t *v = malloc(ITEMS * NB * 4), *got = NULL;
+    for (int shape = 0; shape < 2; shape++) {
+        for (long i = 0; i < ITEMS; i++)
+            for (int b = 0; b < NB; b++)
+                v[i * NB + b] = shape ? (uint32_t)(i * 7 + b) : (uint32_t)((i % 3) * 10 + b);
+        struct dh_store_key k = key_of(shape ? "unique" : "classes");
+        dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, v, 12.5);
+        char path[4300];
+        entry_file(&wc.store, &k, path, sizeof path);
+        struct stat sb;
+        assert_int_equal(stat(path, &sb), 0);
+        if (shape)
+            assert_true(sb.st_size > ITEMS * NB * 4);           /* as they are */
+        else
+            assert_true(sb.st_size < ITEMS * 4 + 1000);         /* 3 vectors + the index */
+        double ms = 0;
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, &got, &ms), 1);
+        assert_memory_equal(got, v, ITEMS * NB * 4);
+        assert_true(ms == 12.5);
+        free(got);
+        /* another workload's shape: refused */
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB + 1, &got, &ms), 0);
+        assert_null(got);
+        assert_false(exists(path));
+    }
+    /* an index past the distinct vectors, checksum valid: refused */
+    for (long i = 0; i < ITEMS; i++)
+        for (int b = 0; b < NB; b++)
+            v[i * NB + b] = (uint32_t)((i % 3) * 10 + b);
+    struct dh_store_key k = key_of("bad index");
+    dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, v, 1);
+    char hex[33], name[64];
+    dh_store_key_hex(&k, hex);
+    snprintf(name, sizeof name, "%s.dhw", hex);
+    replant(wc.store.dir, name, bad_index);
+    double ms;
+    assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, &got, &ms), 0);
+    assert_null(got);
+    free(v);
 }
 
 /* a write that fails (no space: the temporary file is /dev/full; a folder
@@ -890,11 +956,16 @@ static void replant(const char *dir, const char *name, void (*fn)(char *p, size_
     free(all);
 }
 
-/* BBV payload: items, blocks, acquire_ms, then the counts: double them */
+/* BBV payload: items, blocks, acquire_ms, distinct BBVs (0: none
+ * listed), then the counts, or the distinct BBVs and each item's index:
+ * double every count */
 static void double_counts(char *p, size_t n)
 {
-    uint32_t *c = (uint32_t *)(p + 24);
-    for (size_t i = 0; i < (n - 24) / 4; i++)
+    uint64_t head[4];
+    memcpy(head, p, sizeof head);
+    uint32_t *c = (uint32_t *)(p + 32);
+    size_t m = head[3] ? head[3] * head[1] : (n - 32) / 4;
+    for (size_t i = 0; i < m; i++)
         c[i] *= 2;
 }
 
@@ -1077,6 +1148,7 @@ int main(void)
         cmocka_unit_test(codehash_script),
         cmocka_unit_test(bbv_keys),
         cmocka_unit_test(host_data),
+        cmocka_unit_test(bbv_entries),
         cmocka_unit_test(write_fails),
         cmocka_unit_test(cache_command),
         cmocka_unit_test(warm_equals_cold),

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "../../suites/lib/kit.h"
 #include "worker_state.h"
 
@@ -276,6 +278,58 @@ void dh__wcache_bbv_key(const struct dh_worker *w, const struct dh_case *c,
     dh_keyb_final(&kb, k);
 }
 
+/* The payload: a head (items, blocks, the acquire_ms of the run that
+ * made them, the number of distinct BBVs, 0 for none listed), then either
+ * every item's counts, or the distinct BBVs and each item's index into
+ * them. Most workloads have few distinct BBVs (micro's 4M items have 2 to
+ * 8; srad's 16M, 27): 784 MiB of counts become 16 MiB. */
+struct bbv_head {
+    uint64_t items, n_blocks;
+    double acquire_ms;
+    uint64_t n_unique;
+};
+
+/* The distinct BBVs of counts: *n_unique and index[i] (item i's class),
+ * first[c] an item of class c. 0, or -1 when there are more than `most`
+ * (the counts are then stored as they are) or no memory. */
+static int bbv_classes(const uint32_t *counts, long items, int nb, long most, uint32_t *index,
+                       long **first, long *n_unique)
+{
+    size_t cap = 64;
+    while (cap < 2 * (size_t)most)
+        cap *= 2;
+    long *slot = malloc(cap * sizeof *slot);
+    long *fst = malloc(((size_t)most + 1) * sizeof *fst);
+    if (!slot || !fst) {
+        free(slot);
+        free(fst);
+        return -1;
+    }
+    memset(slot, 0xff, cap * sizeof *slot);       /* -1: empty */
+    long n = 0;
+    size_t row = (size_t)nb * 4;
+    for (long i = 0; i < items; i++) {
+        const uint32_t *v = counts + (size_t)i * nb;
+        size_t h = (size_t)XXH3_64bits(v, row) & (cap - 1);
+        while (slot[h] >= 0 && memcmp(counts + (size_t)fst[slot[h]] * nb, v, row))
+            h = (h + 1) & (cap - 1);
+        if (slot[h] < 0) {
+            if (n == most) {
+                free(slot);
+                free(fst);
+                return -1;
+            }
+            fst[n] = i;
+            slot[h] = n++;
+        }
+        index[i] = (uint32_t)slot[h];
+    }
+    free(slot);
+    *first = fst;
+    *n_unique = n;
+    return 0;
+}
+
 int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
                         const struct dh_store_key *k, long items, int n_blocks,
                         uint32_t **counts, double *acquire_ms)
@@ -290,25 +344,54 @@ int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
         note_bad(w, c, "BBVs", why);
     if (got <= 0)
         return 0;
-    struct {
-        uint64_t items, n_blocks;
-        double acquire_ms;
-    } head;
-    size_t bytes = (size_t)items * (size_t)n_blocks * 4;
+    struct bbv_head head;
+    size_t row = (size_t)n_blocks * 4, bytes = (size_t)items * row;
+    uint32_t *uniq = NULL, *idx = NULL;
+    enum { CHUNK = 1 << 16 };
     if (dh_store_read(&r, &head, sizeof head, why, sizeof why))
         goto bad;
-    if (head.items != (uint64_t)items || head.n_blocks != (uint64_t)n_blocks) {
-        snprintf(why, sizeof why, "%llu items x %llu blocks, the workload has %ld x %d",
-                 (unsigned long long)head.items, (unsigned long long)head.n_blocks, items,
-                 n_blocks);
+    if (head.items != (uint64_t)items || head.n_blocks != (uint64_t)n_blocks
+        || head.n_unique > (uint64_t)items) {
+        snprintf(why, sizeof why, "%llu items x %llu blocks (%llu distinct), the workload has "
+                 "%ld x %d", (unsigned long long)head.items, (unsigned long long)head.n_blocks,
+                 (unsigned long long)head.n_unique, items, n_blocks);
         goto bad;
     }
     if (!(*counts = malloc(bytes ? bytes : 1))) {
         dh_store_abandon(&r);
         return 0;
     }
-    if (dh_store_read(&r, *counts, bytes, why, sizeof why))
-        goto bad;
+    if (!head.n_unique) {
+        if (dh_store_read(&r, *counts, bytes, why, sizeof why))
+            goto bad;
+    } else {
+        if (!(uniq = malloc(head.n_unique * row)) || !(idx = malloc(CHUNK * 4))) {
+            free(uniq);
+            free(*counts);
+            *counts = NULL;
+            dh_store_abandon(&r);
+            return 0;
+        }
+        if (dh_store_read(&r, uniq, head.n_unique * row, why, sizeof why))
+            goto bad;
+        for (long i = 0; i < items; i += CHUNK) {
+            long n = items - i < CHUNK ? items - i : CHUNK;
+            if (dh_store_read(&r, idx, (size_t)n * 4, why, sizeof why))
+                goto bad;
+            for (long j = 0; j < n; j++) {
+                if (idx[j] >= head.n_unique) {
+                    snprintf(why, sizeof why, "item %ld names BBV %u of %llu", i + j, idx[j],
+                             (unsigned long long)head.n_unique);
+                    goto bad;
+                }
+                memcpy(*counts + (size_t)(i + j) * n_blocks, uniq + (size_t)idx[j] * n_blocks,
+                       row);
+            }
+        }
+        free(uniq);
+        free(idx);
+        uniq = idx = NULL;
+    }
     if (dh_store_done(&r, why, sizeof why)) {
         free(*counts);
         *counts = NULL;
@@ -318,6 +401,8 @@ int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
     *acquire_ms = head.acquire_ms;
     return 1;
 bad:
+    free(uniq);
+    free(idx);
     free(*counts);
     *counts = NULL;
     dh_store_abandon(&r);
@@ -332,29 +417,42 @@ void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
 {
     if (!w->wcache)
         return;
-    struct {
-        uint64_t items, n_blocks;
-        double acquire_ms;
-    } head = {(uint64_t)items, (uint64_t)n_blocks, acquire_ms};
-    size_t bytes = (size_t)items * (size_t)n_blocks * 4;
+    struct bbv_head head = {(uint64_t)items, (uint64_t)n_blocks, acquire_ms, 0};
+    size_t row = (size_t)n_blocks * 4, bytes = (size_t)items * row;
+    /* listed when that is smaller: fewer distinct BBVs than items / 4 */
+    uint32_t *index = items > 0 && n_blocks > 1 ? malloc((size_t)items * 4) : NULL;
+    long *first = NULL, n_unique = 0;
+    if (index && !bbv_classes(counts, items, n_blocks, items / 4, index, &first, &n_unique))
+        head.n_unique = (uint64_t)n_unique;
+    uint64_t payload = sizeof head + (head.n_unique ? head.n_unique * row + (uint64_t)items * 4
+                                                    : bytes);
     char label[700], what[200], why[256];
     snprintf(what, sizeof what, "BBVs %s %.120s wg=%s", w->be->name, w->info.name,
              dh_pset_text(&c->params, "wg", "?"));
     workload_label(c, what, label, sizeof label);
     struct dh_store_writer wr;
     struct dh_err e = {0};
-    int rc = dh_store_begin(&w->wcache->store, k, DH_WCACHE_BBV, label, sizeof head + bytes,
-                            &wr, why, sizeof why, &e);
+    int rc = dh_store_begin(&w->wcache->store, k, DH_WCACHE_BBV, label, payload, &wr, why,
+                            sizeof why, &e);
     if (rc > 0) {
         note_large(w, label, why);
-        return;
+        goto out;
     }
     if (!rc)
         rc = dh_store_write(&wr, &head, sizeof head, &e);
-    if (!rc)
+    if (head.n_unique) {
+        for (long u = 0; !rc && u < n_unique; u++)
+            rc = dh_store_write(&wr, counts + (size_t)first[u] * n_blocks, row, &e);
+        if (!rc)
+            rc = dh_store_write(&wr, index, (size_t)items * 4, &e);
+    } else if (!rc) {
         rc = dh_store_write(&wr, counts, bytes, &e);
+    }
     if (!rc)
         rc = dh_store_commit(&wr, &e);
     if (rc)
         note_write(w, e.msg);
+out:
+    free(index);
+    free(first);
 }
