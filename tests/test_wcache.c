@@ -38,6 +38,17 @@ static int run(const char *const *args)
     return dh_test_exec(NULL, argv, log, out, sizeof out);
 }
 
+/* a test that runs the binary is SKIPPED where the build has none (the
+ * sanitizer build makes the tests only) */
+#define need_harness()                                                                  \
+    do {                                                                                \
+        if (access(harness, X_OK)) {                                                    \
+            fprintf(stderr, "  (no %s: this build has tests only)\n", harness);         \
+            skip();                                                                     \
+            return;                                                                     \
+        }                                                                               \
+    } while (0)
+
 static struct dh_store_key key_of(const char *text)
 {
     struct dh_keyb kb;
@@ -792,11 +803,7 @@ static void write_fails(void **st)
 static void cache_command(void **st)
 {
     (void)st;
-    if (access(harness, X_OK)) {           /* the sanitizer build has tests only */
-        fprintf(stderr, "  (no %s: the tests' build has no harness binary)\n", harness);
-        skip();
-        return;
-    }
+    need_harness();
     struct dh_store s;
     store_in(&s, "cmd", 0);
     struct dh_store_key a = key_of("a"), b = key_of("b");
@@ -980,6 +987,7 @@ static void warm_equals_cold(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
+    need_harness();
     char cache[256], o1[256], o2[256], o3[256], x[300];
     sub(cache, sizeof cache, "runcache");
     sub(o1, sizeof o1, "cold");
@@ -1050,6 +1058,7 @@ static void cvp_warm_equals_cold(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
+    need_harness();
     char cache[256], o1[256], o2[256], x[300];
     sub(cache, sizeof cache, "cvpcache");
     sub(o1, sizeof o1, "cvp-cold");
@@ -1078,6 +1087,7 @@ static void unwritable_cache(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
+    need_harness();
     char file[256], cache[300], o[256];
     sub(file, sizeof file, "plainfile");
     FILE *f = fopen(file, "w");
