@@ -43,6 +43,9 @@ if make -s BUILD="$san" NO_CUDA=1 \
   # the model and the regroupings; their device test is SKIPPED here
   run_one "test_bbv (asan+ubsan)" "$san/tests/test_bbv" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
+  # the workload cache's store, keys and host data; its runs are SKIPPED here
+  run_one "test_wcache (asan+ubsan)" "$san/tests/test_wcache" ASAN_OPTIONS=detect_leaks=1 \
+    DH_TEST_NO_DEVICE=1
 else
   echo "sanitizer build failed"; fail=1
 fi

@@ -31,6 +31,7 @@ static void usage(FILE *f)
         "  study     a vendor comparison: the same cases on every backend and device,\n"
         "            which technique pays where (or --from results files)\n"
         "  emit      the source and options of every build, without a device (CI)\n"
+        "  cache     the workload cache: show, clear or verify its entries\n"
         "  blocks    a benchmark's blocks priced by hand and from its compiled sm_90 code\n"
         "  help      this text; `harness run --help` for the options of run\n"
         "\n"
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
         return dh_cmd_study(argc - 1, argv + 1);
     if (!strcmp(cmd, "emit"))
         return dh_cmd_emit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cache"))
+        return dh_cmd_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "blocks"))
         return dh_cmd_blocks(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
@@ -106,6 +109,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, blocks or help\n", cmd);
+            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache, blocks or help\n", cmd);
     return DH_EXIT_USAGE;
 }
