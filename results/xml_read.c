@@ -7,6 +7,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 #include <libxml/xmlschemas.h>
 
 #include "xml.h"
@@ -26,11 +27,10 @@ static void on_error(void *ctx, const xmlError *e)
     }
 }
 
-static int validate_doc(xmlDocPtr doc, const char *path, struct dh_err *err)
+/* the embedded schema, compiled once per process (most of a small file's
+ * reading time went into compiling it again); NULL if it does not parse */
+static xmlSchemaPtr results_schema(void)
 {
-    struct first_error fe = {{0}};
-    /* the embedded schema, compiled once per process (most of a small
-     * file's reading time went into compiling it again) */
     static xmlSchemaPtr schema;
     if (!schema) {
         xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(dh_xsd_results,
@@ -39,68 +39,7 @@ static int validate_doc(xmlDocPtr doc, const char *path, struct dh_err *err)
         if (pc)
             xmlSchemaFreeParserCtxt(pc);
     }
-    xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
-    int rc;
-    if (!vc) {
-        rc = dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
-    } else {
-        xmlSchemaSetValidStructuredErrors(vc, (xmlStructuredErrorFunc)on_error, &fe);
-        int v = xmlSchemaValidateDoc(vc, doc);
-        rc = v == 0 ? 0
-                    : dh_err_set(err, DH_E_DATA, "%s does not match results schema version %d: %s",
-                                 path, DH_RESULTS_VERSION, fe.msg[0] ? fe.msg : "invalid");
-    }
-    if (vc)
-        xmlSchemaFreeValidCtxt(vc);
-    return rc;
-}
-
-static int load(const char *path, xmlDocPtr *out, struct dh_err *err)
-{
-    struct first_error fe = {{0}};
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx)
-        return dh_err_set(err, DH_E_INTERNAL, "libxml2: no parser context");
-    xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
-    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeParserCtxt(ctx);
-    if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return dh_err_set(err, DH_E_IO, "cannot read %s: no such file or not readable", path);
-        fclose(f);
-        return dh_err_set(err, DH_E_DATA, "%s is not well-formed XML (%s): is it a divharness "
-                          "results file?", path, fe.msg[0] ? fe.msg : "parse error");
-    }
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root || xmlStrcmp(root->name, BAD_CAST "divharness")) {
-        xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_DATA, "%s is not a divharness results file (root element "
-                          "is not <divharness>)", path);
-    }
-    xmlChar *ver = xmlGetProp(root, BAD_CAST "version");
-    int v = ver ? atoi((const char *)ver) : 0;
-    xmlFree(ver);
-    if (v != DH_RESULTS_VERSION) {
-        xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_DATA, "%s has results version %d; this harness reads "
-                          "version %d: use the matching harness release", path, v,
-                          DH_RESULTS_VERSION);
-    }
-    *out = doc;
-    return 0;
-}
-
-int dh_xml_validate(const char *path, struct dh_err *err)
-{
-    xmlDocPtr doc;
-    int rc = load(path, &doc, err);
-    if (rc)
-        return rc;
-    rc = validate_doc(doc, path, err);
-    xmlFreeDoc(doc);
-    return rc;
+    return schema;
 }
 
 /* ---- reading ---- */
@@ -421,82 +360,210 @@ static int by_id(const void *a, const void *b)
     return strcmp((*x)->c.id, (*y)->c.id);
 }
 
+/* ---- the stream ----
+ * A file is read once, front to back, by libxml2's xmlTextReader with the
+ * schema plugged into the parse: each top-level section and each <run> is
+ * expanded into a small tree of its own, read by the functions above and
+ * freed before the next one, so memory holds one run's tree at a time,
+ * never the file's. What is refused, and in which order, is what a whole
+ * tree gave: a file that is not well-formed XML (anywhere in it), then a
+ * foreign root, then another version, then the first schema error, then
+ * the first value the harness cannot hold, then a case twice. */
+struct stream {
+    struct first_error parse;       /* the parser's first error */
+    struct first_error schema;      /* the schema's first complaint */
+};
+
+static void read_environment(xmlNodePtr s, struct dh_env *env)
+{
+    struct { const char *k; char *v; size_t l; } f[] = {
+        {"host", env->host, sizeof env->host},
+        {"os", env->os, sizeof env->os},
+        {"kernel", env->kernel, sizeof env->kernel},
+        {"compiler", env->compiler, sizeof env->compiler},
+        {"harness", env->harness, sizeof env->harness},
+        {"git_revision", env->git_revision, sizeof env->git_revision},
+        {"started", env->started, sizeof env->started},
+        {"updated", env->updated, sizeof env->updated},
+        {"command", env->command, sizeof env->command},
+    };
+    for (xmlNodePtr e = s->children; e; e = e->next)
+        for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+            if (is(e, f[i].k))
+                text_of(e, f[i].v, f[i].l);
+}
+
+static void read_devices(xmlNodePtr s, struct dh_devlist *devs)
+{
+    for (xmlNodePtr e = s->children; e; e = e->next) {
+        if (!is(e, "device") || devs->n >= DH_MAX_DEVICES)
+            continue;
+        int k = devs->n++;
+        struct dh_device_info *d = &devs->d[k].info;
+        sprop(e, "backend", devs->d[k].backend, sizeof devs->d[k].backend);
+        devs->d[k].index = iprop(e, "index", 0);
+        sprop(e, "name", d->name, sizeof d->name);
+        sprop(e, "vendor", d->vendor, sizeof d->vendor);
+        sprop(e, "platform", d->platform, sizeof d->platform);
+        sprop(e, "driver", d->driver, sizeof d->driver);
+        sprop(e, "runtime", d->runtime, sizeof d->runtime);
+        sprop(e, "arch", d->arch, sizeof d->arch);
+        sprop(e, "kind", d->kind, sizeof d->kind);
+        d->warp_width = iprop(e, "warp_width", 32);
+        d->compute_units = iprop(e, "compute_units", 0);
+        d->max_wg = iprop(e, "max_wg", 0);
+        d->clock_mhz = iprop(e, "clock_mhz", 0);
+        d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
+        d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
+    }
+}
+
+static int add_run(struct dh_resultfile *out, int *cap, xmlNodePtr n)
+{
+    if (out->n_runs == *cap) {
+        int c2 = *cap ? *cap * 2 : 16;
+        struct dh_run *v = realloc(out->runs, (size_t)c2 * sizeof *v);
+        if (!v)
+            return -1;
+        out->runs = v;
+        *cap = c2;
+    }
+    read_run(n, &out->runs[out->n_runs++]);
+    return 0;
+}
+
+/* Stream path through the schema; out NULL: validate only. */
+static int stream(const char *path, struct dh_resultfile *out, struct dh_err *err)
+{
+    xmlSchemaPtr schema = results_schema();
+    if (!schema)
+        return dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
+    struct stream st = {{{0}}, {{0}}};
+    /* the parser's errors through the thread's handler for the whole
+     * stream, the schema's through its own context (the reader's relay
+     * would be handed the schema's plug instead of the parser) */
+    xmlSetStructuredErrorFunc(&st.parse, (xmlStructuredErrorFunc)on_error);
+    xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+    xmlTextReaderPtr rd = vc ? xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING)
+                             : NULL;
+    int ret = -1;
+    if (rd) {
+        /* lines: where the stream learns of the complaint (an element
+         * missing a child: at its end tag, where a tree named its start) */
+        xmlSchemaSetValidStructuredErrors(vc, (xmlStructuredErrorFunc)on_error, &st.schema);
+        if (xmlTextReaderSchemaValidateCtxt(rd, vc, 0) != 0) {
+            xmlFreeTextReader(rd);
+            xmlSchemaFreeValidCtxt(vc);
+            xmlSetStructuredErrorFunc(NULL, NULL);
+            return dh_err_set(err, DH_E_INTERNAL, "libxml2: cannot validate while reading");
+        }
+    }
+    bad[0] = 0;
+    int foreign = 0, version = DH_RESULTS_VERSION, have_root = 0, cap = 0, oom = 0;
+    if (rd)
+        ret = xmlTextReaderRead(rd);
+    while (ret == 1) {
+        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT) {
+            ret = xmlTextReaderRead(rd);
+            continue;
+        }
+        int depth = xmlTextReaderDepth(rd);
+        xmlNodePtr n = xmlTextReaderCurrentNode(rd);
+        if (depth == 0) {
+            have_root = 1;
+            if (!n || xmlStrcmp(n->name, BAD_CAST "divharness")) {
+                foreign = 1;
+            } else {
+                xmlChar *ver = xmlGetProp(n, BAD_CAST "version");
+                version = ver ? atoi((const char *)ver) : 0;
+                xmlFree(ver);
+            }
+        }
+        /* past the root: only whether the rest is well-formed matters */
+        int skip = foreign || version != DH_RESULTS_VERSION || !out || oom || st.schema.msg[0];
+        if (depth == 1 && !skip && n && (is(n, "environment") || is(n, "devices") ||
+                                          (is(n, "plan") && !out->plan))) {
+            n = xmlTextReaderExpand(rd);
+            if (!n)
+                break;
+            if (is(n, "environment"))
+                read_environment(n, &out->env);
+            else if (is(n, "devices"))
+                read_devices(n, &out->devs);
+            else
+                out->plan = read_plan(n);
+            ret = xmlTextReaderNext(rd);
+            continue;
+        }
+        if (depth == 2 && !skip && n && is(n, "run") && n->parent && is(n->parent, "runs")) {
+            n = xmlTextReaderExpand(rd);
+            if (!n)
+                break;
+            oom = add_run(out, &cap, n) != 0;
+            ret = xmlTextReaderNext(rd);
+            continue;
+        }
+        /* the root and <runs> are descended into, anything else passed over
+         * (still parsed and validated) */
+        ret = depth == 0 || (depth == 1 && n && is(n, "runs")) ? xmlTextReaderRead(rd)
+                                                             : xmlTextReaderNext(rd);
+    }
+    int valid = rd && ret == 0 && xmlTextReaderIsValid(rd) == 1;
+    if (rd)
+        xmlFreeTextReader(rd);
+    if (vc)
+        xmlSchemaFreeValidCtxt(vc);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    if (ret != 0 || !have_root) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return dh_err_set(err, DH_E_IO, "cannot read %s: no such file or not readable", path);
+        fclose(f);
+        /* the reader parses in pushed chunks and names a file cut short
+         * "extra content at the end": the whole-file parser's words, as
+         * before, from a parse of this broken file alone */
+        struct first_error fe = {{0}};
+        xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+        if (ctx) {
+            xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
+            xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+            xmlSetStructuredErrorFunc(NULL, NULL);
+            xmlFreeDoc(doc);
+            xmlFreeParserCtxt(ctx);
+        }
+        const char *why = fe.msg[0] ? fe.msg : st.parse.msg[0] ? st.parse.msg : "parse error";
+        return dh_err_set(err, DH_E_DATA, "%s is not well-formed XML (%s): is it a divharness "
+                          "results file?", path, why);
+    }
+    if (foreign)
+        return dh_err_set(err, DH_E_DATA, "%s is not a divharness results file (root element "
+                          "is not <divharness>)", path);
+    if (version != DH_RESULTS_VERSION)
+        return dh_err_set(err, DH_E_DATA, "%s has results version %d; this harness reads "
+                          "version %d: use the matching harness release", path, version,
+                          DH_RESULTS_VERSION);
+    if (!valid)
+        return dh_err_set(err, DH_E_DATA, "%s does not match results schema version %d: %s",
+                          path, DH_RESULTS_VERSION, st.schema.msg[0] ? st.schema.msg : "invalid");
+    if (oom)
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
+    return 0;
+}
+
+int dh_xml_validate(const char *path, struct dh_err *err)
+{
+    return stream(path, NULL, err);
+}
+
 int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
 {
     memset(out, 0, sizeof *out);
-    xmlDocPtr doc;
-    int rc = load(path, &doc, err);
-    if (rc)
-        return rc;
-    if ((rc = validate_doc(doc, path, err))) {
-        xmlFreeDoc(doc);
+    int rc = stream(path, out, err);
+    if (rc) {
+        dh_resultfile_free(out);
         return rc;
     }
     out->version = DH_RESULTS_VERSION;
-    bad[0] = 0;
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    int cap = 0;
-    for (xmlNodePtr s = root->children; s; s = s->next) {
-        if (is(s, "environment")) {
-            struct { const char *k; char *v; size_t l; } f[] = {
-                {"host", out->env.host, sizeof out->env.host},
-                {"os", out->env.os, sizeof out->env.os},
-                {"kernel", out->env.kernel, sizeof out->env.kernel},
-                {"compiler", out->env.compiler, sizeof out->env.compiler},
-                {"harness", out->env.harness, sizeof out->env.harness},
-                {"git_revision", out->env.git_revision, sizeof out->env.git_revision},
-                {"started", out->env.started, sizeof out->env.started},
-                {"updated", out->env.updated, sizeof out->env.updated},
-                {"command", out->env.command, sizeof out->env.command},
-            };
-            for (xmlNodePtr e = s->children; e; e = e->next)
-                for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-                    if (is(e, f[i].k))
-                        text_of(e, f[i].v, f[i].l);
-        } else if (is(s, "devices")) {
-            for (xmlNodePtr e = s->children; e; e = e->next) {
-                if (!is(e, "device") || out->devs.n >= DH_MAX_DEVICES)
-                    continue;
-                int k = out->devs.n++;
-                struct dh_device_info *d = &out->devs.d[k].info;
-                sprop(e, "backend", out->devs.d[k].backend, sizeof out->devs.d[k].backend);
-                out->devs.d[k].index = iprop(e, "index", 0);
-                sprop(e, "name", d->name, sizeof d->name);
-                sprop(e, "vendor", d->vendor, sizeof d->vendor);
-                sprop(e, "platform", d->platform, sizeof d->platform);
-                sprop(e, "driver", d->driver, sizeof d->driver);
-                sprop(e, "runtime", d->runtime, sizeof d->runtime);
-                sprop(e, "arch", d->arch, sizeof d->arch);
-                sprop(e, "kind", d->kind, sizeof d->kind);
-                d->warp_width = iprop(e, "warp_width", 32);
-                d->compute_units = iprop(e, "compute_units", 0);
-                d->max_wg = iprop(e, "max_wg", 0);
-                d->clock_mhz = iprop(e, "clock_mhz", 0);
-                d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
-                d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
-            }
-        } else if (is(s, "plan")) {
-            if (!out->plan)
-                out->plan = read_plan(s);
-        } else if (is(s, "runs")) {
-            for (xmlNodePtr e = s->children; e; e = e->next) {
-                if (!is(e, "run"))
-                    continue;
-                if (out->n_runs == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    struct dh_run *v = realloc(out->runs, (size_t)cap * sizeof *v);
-                    if (!v) {
-                        xmlFreeDoc(doc);
-                        dh_resultfile_free(out);
-                        return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
-                    }
-                    out->runs = v;
-                }
-                read_run(e, &out->runs[out->n_runs++]);
-            }
-        }
-    }
-    xmlFreeDoc(doc);
     if (bad[0]) {
         dh_resultfile_free(out);
         return dh_err_set(err, DH_E_DATA, "%s: %s", path, bad);
