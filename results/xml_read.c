@@ -139,9 +139,11 @@ static void read_params(xmlNodePtr n, struct dh_pset *ps)
     }
 }
 
-static void read_run(xmlNodePtr n, struct dh_run *u)
+/* 0, or -1 out of memory (u's blocks are its own either way) */
+static int read_run(xmlNodePtr n, struct dh_run *u)
 {
     memset(u, 0, sizeof *u);
+    int nomem = 0;
     struct dh_case *c = &u->c;
     struct dh_result *r = &u->r;
     char st[32];
@@ -169,14 +171,19 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
         } else if (is(e, "message")) {
             text_of(e, r->message, sizeof r->message);
         } else if (is(e, "build")) {
-            sprop(e, "options", r->options, sizeof r->options);
+            char opts[DH_OPTIONS_MAX];
+            sprop(e, "options", opts, sizeof opts);
+            nomem |= dh_result_text(&r->options, opts, sizeof opts);
             char b[8];
             sprop(e, "cached", b, sizeof b);
             r->build_cached = !strcmp(b, "true");
             r->build_ms = dprop(e, "ms", 0);
             for (xmlNodePtr l = e->children; l; l = l->next)
-                if (is(l, "log"))
-                    text_of(l, r->build_log, sizeof r->build_log);
+                if (is(l, "log")) {
+                    static char log[DH_BUILD_LOG_MAX];
+                    text_of(l, log, sizeof log);
+                    nomem |= dh_result_text(&r->build_log, log, sizeof log);
+                }
         } else if (is(e, "timing")) {
             c->reps = iprop(e, "reps", 0);
             char rule[64];
@@ -199,14 +206,27 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             r->measure_ms = dprop(e, "measure_ms", 0);
             r->model_ms = dprop(e, "model_ms", 0);
             r->counters_ms = dprop(e, "counters_ms", 0);
-            int nh = 0;
+            /* at most DH_MAX_SAMPLES of each series, kept as many as the
+             * kernel's (a shorter host or transfer series ends in zeros) */
+            double kern[DH_MAX_SAMPLES], host[DH_MAX_SAMPLES], xfer[DH_MAX_SAMPLES];
+            int nh = 0, nx = 0;
+            r->n = 0;
             for (xmlNodePtr s = e->children; s; s = s->next) {
                 if (is(s, "kernel"))
-                    r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES, 1);
+                    r->n = samples(s, kern, DH_MAX_SAMPLES, 1);
                 else if (is(s, "host"))
-                    nh = samples(s, r->host_ms, DH_MAX_SAMPLES, 0);
+                    nh = samples(s, host, DH_MAX_SAMPLES, 0);
                 else if (is(s, "transfer"))
-                    samples(s, r->xfer_ms, DH_MAX_SAMPLES, 0);
+                    nx = samples(s, xfer, DH_MAX_SAMPLES, 0);
+            }
+            if (dh_result_samples(r, r->n)) {
+                nomem = 1;
+                r->n = 0;
+            }
+            if (r->n) {
+                memcpy(r->kernel_ms, kern, (size_t)r->n * sizeof *kern);
+                memcpy(r->host_ms, host, (size_t)(nh < r->n ? nh : r->n) * sizeof *host);
+                memcpy(r->xfer_ms, xfer, (size_t)(nx < r->n ? nx : r->n) * sizeof *xfer);
             }
             /* host work timed on the first nh repetitions only (host_reps);
              * no more host samples than repetitions */
@@ -251,19 +271,23 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             for (xmlNodePtr v = e->children; v; v = v->next) {
                 if (!is(v, "eval") || tu->n_eval >= DH_TUNE_MAX_EVALS)
                     continue;
-                int k = tu->n_eval++;
+                struct dh_tune_eval *ev = dh_tuning_add(tu);
+                if (!ev) {
+                    nomem = 1;
+                    break;
+                }
                 char st[24], b[8];
-                sprop(v, "tunables", tu->eval[k].tunables, sizeof tu->eval[k].tunables);
+                sprop(v, "tunables", ev->tunables, sizeof ev->tunables);
                 sprop(v, "status", st, sizeof st);
-                tu->eval[k].status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
-                tu->eval[k].ms = dprop(v, "ms", -1);
+                ev->status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
+                ev->ms = dprop(v, "ms", -1);
                 sprop(v, "journal", b, sizeof b);
-                tu->eval[k].from_journal = !strcmp(b, "true");
-                tu->eval[k].wall_ms = dprop(v, "wall_ms", 0);
-                tu->eval[k].overhead_ms = dprop(v, "overhead_ms", 0);
+                ev->from_journal = !strcmp(b, "true");
+                ev->wall_ms = dprop(v, "wall_ms", 0);
+                ev->overhead_ms = dprop(v, "overhead_ms", 0);
                 sprop(v, "best", b, sizeof b);
                 if (!strcmp(b, "true"))
-                    tu->best = k;
+                    tu->best = tu->n_eval - 1;
             }
         } else if (is(e, "model")) {
             struct dh_model_result *m = &r->model;
@@ -293,6 +317,7 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             r->warp_width = iprop(e, "warp_width", 32);
         }
     }
+    return nomem ? -1 : 0;
 }
 
 /* <plan>: every value in range, the case list as long as it says and
@@ -428,8 +453,7 @@ static int add_run(struct dh_resultfile *out, int *cap, xmlNodePtr n)
         out->runs = v;
         *cap = c2;
     }
-    read_run(n, &out->runs[out->n_runs++]);
-    return 0;
+    return read_run(n, &out->runs[out->n_runs++]);
 }
 
 /* Stream path through the schema; out NULL: validate only. */
@@ -599,6 +623,8 @@ void dh_resultfile_free(struct dh_resultfile *f)
 {
     dh_plan_rec_free(f->plan);
     f->plan = NULL;
+    for (int i = 0; i < f->n_runs; i++)
+        dh_run_release(&f->runs[i]);
     free(f->runs);
     f->runs = NULL;
     f->n_runs = 0;

@@ -146,12 +146,12 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     params(xmlNewChild(n, NULL, BAD_CAST "tunables", NULL), &c->params, 1);
     if (r->message[0])
         child(n, "message", r->message);
-    if (r->options[0]) {
+    if (r->options && r->options[0]) {
         xmlNodePtr b = xmlNewChild(n, NULL, BAD_CAST "build", NULL);
         attr(b, "options", "%s", r->options);
         attr(b, "cached", "%s", r->build_cached ? "true" : "false");
         attr_d(b, "ms", r->build_ms);
-        if (r->build_log[0])
+        if (r->build_log && r->build_log[0])
             child(b, "log", r->build_log);
     }
     if (r->n > 0 && r->status == 0) {

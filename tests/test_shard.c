@@ -244,6 +244,7 @@ static void write_shard(const char *path, const struct dh_run *runs, int n, int 
         mine[k].r.status = k == skip ? -1 : 0;      /* -1: pending, not written */
         mine[k].r.n = 10;
         mine[k].r.verified = 1;
+        assert_int_equal(dh_result_samples(&mine[k].r, 10), 0);
         for (int s = 0; s < 10; s++)
             mine[k].r.kernel_ms[s] = 1.0 + 0.01 * s + 0.1 * k;
     }
@@ -409,6 +410,7 @@ static void merging(void **st)
     struct dh_run one = runs[0];
     one.r.status = 0;
     one.r.n = 10;
+    assert_int_equal(dh_result_samples(&one.r, 10), 0);
     for (int s = 0; s < 10; s++)
         one.r.kernel_ms[s] = 2.0;
     assert_int_equal(dh_xml_write(tpath("old.xml"), &env, &devs, &one, 1, &e), 0);

@@ -29,9 +29,11 @@ static void make_run(struct dh_run *u, const char *variant, double ms, int statu
     u->r.status = status;
     u->r.verified = 1;
     u->r.verify.checked = 100;
-    snprintf(u->r.options, sizeof u->r.options, "-D DH_WG=256 -D X=0x1.8p-1f");
+    assert_int_equal(dh_result_text(&u->r.options, "-D DH_WG=256 -D X=0x1.8p-1f",
+                                     DH_OPTIONS_MAX), 0);
     if (status == 0) {
         u->r.n = 12;
+        assert_int_equal(dh_result_samples(&u->r, 12), 0);
         for (int i = 0; i < 12; i++) {
             u->r.kernel_ms[i] = ms * (1 + 0.01 * i);
             u->r.host_ms[i] = 0.125;
@@ -40,7 +42,8 @@ static void make_run(struct dh_run *u, const char *variant, double ms, int statu
         u->r.ceiling = strcmp(variant, "gpu_tdr") ? 0 : 1.78;
     } else {
         snprintf(u->r.message, sizeof u->r.message, "kernel build failed: error <here>");
-        snprintf(u->r.build_log, sizeof u->r.build_log, "line 3: error: x & y\n");
+        assert_int_equal(dh_result_text(&u->r.build_log, "line 3: error: x & y\n",
+                                         DH_BUILD_LOG_MAX), 0);
     }
 }
 
