@@ -31,7 +31,7 @@ san=${build}-san
 if make -s BUILD="$san" NO_CUDA=1 \
      EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
      LDFLAGS_EXTRA="-fsanitize=address,undefined" unit-tests >/dev/null; then
-  for t in stats params ceiling xml compare report export mc_table shard; do
+  for t in stats params ceiling xml compare report export mc_table shard stream; do
     run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
   done
   # the model and the regroupings; their device test is SKIPPED here
