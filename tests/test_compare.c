@@ -253,6 +253,7 @@ static void case_verdicts(void **st)
     n[2].r.verify.mismatches = 3;
     scale(&n[3], 1.50, 1);                            /* cpu_tdr: host work slower */
     dh_pset_put(&n[3].c.params, "wg", "128", 128, DH_P_TUNABLE);   /* tunable moved */
+    dh_run_release(&n[4]);
     make_run(&n[4], "melded", NULL, 4, 25, 0.01, 15);  /* new case; paths=2 one gone */
     struct dh_resultfile fb, fn;
     as_file(&fb, b, 5);

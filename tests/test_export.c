@@ -75,6 +75,8 @@ static void csv_and_t4(void **st)
     assert_int_equal(dh_cmd_export(2, bad), DH_EXIT_USAGE);
     char *missing[] = {"export", "/nonexistent.xml", "--csv", "/tmp/x.csv", NULL};
     assert_int_equal(dh_cmd_export(4, missing), DH_EXIT_INFRA);
+    dh_run_release(&runs[0]);
+    dh_run_release(&runs[1]);
 }
 
 static void history(void **st)
@@ -123,6 +125,7 @@ static void history(void **st)
     assert_non_null(strstr(buf, "1.5100"));
     char *one[] = {"history", "/tmp/dh-night0.xml", NULL};
     assert_int_equal(dh_cmd_history(2, one), DH_EXIT_USAGE);
+    dh_run_release(&run);
 }
 
 int main(void)

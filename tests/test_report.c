@@ -122,6 +122,8 @@ static void write_sample(const char *path)
     }
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
 }
 
 static int report(const char *in, const char *out)

@@ -253,6 +253,8 @@ static void write_shard(const char *path, const struct dh_run *runs, int n, int 
     dh_env_fill(&env, 4, argv);
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write_plan(path, &env, &devs, mine, m, p, &e), 0);
+    for (int k = 0; k < m; k++)
+        dh_run_release(&mine[k]);
     free(mine);
     dh_plan_rec_free(p);
 }
@@ -414,6 +416,7 @@ static void merging(void **st)
     for (int s = 0; s < 10; s++)
         one.r.kernel_ms[s] = 2.0;
     assert_int_equal(dh_xml_write(tpath("old.xml"), &env, &devs, &one, 1, &e), 0);
+    dh_run_release(&one);
     assert_int_equal(dh_results_load(tpath("old.xml"), &f, &e), 0);
     assert_null(f.plan);
     dh_resultfile_free(&f);

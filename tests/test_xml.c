@@ -120,6 +120,8 @@ static void round_trip(void **st)
     assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
     assert_true(fabs(f.runs[1].r.ceiling - 1.78) < 1e-12);
     dh_resultfile_free(&f);
+    for (int i = 0; i < 3; i++)
+        dh_run_release(&runs[i]);
     unlink(path);
 }
 
@@ -210,6 +212,8 @@ static void refused_values(void **st)
     struct dh_resultfile f;
     assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
     assert_non_null(strstr(e.msg, "appears twice"));
+    dh_run_release(&runs[0]);
+    dh_run_release(&runs[1]);
     unlink(p);
 }
 
