@@ -708,6 +708,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             infra++;
     }
     printf("\nresults: %s\n", path);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
     free(runs);
     dh_plan_rec_free(plan);
     if (rc == -DH_E_INTERRUPTED) {
