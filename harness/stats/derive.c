@@ -81,10 +81,6 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
                                                                       : dh_stats_center;
     double (*ratio)(const double *, int, const double *, int, double *, double *) =
         intervals ? dh_ratio_ci : ratio_point;
-    /* runs in parallel: each run's figures are its own, and each bootstrap
-     * seeds its generator from its own sample counts (the same figures on
-     * any number of threads) */
-#pragma omp parallel for schedule(dynamic, 8)
     for (int i = 0; i < n; i++) {
         double e[DH_MAX_SAMPLES];
         struct dh_run *u = &runs[i];
@@ -134,9 +130,6 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
             idx[ni++] = (struct wl_ref){hash[i], i};
     }
     qsort(idx, (size_t)ni, sizeof *idx, by_hash);
-    /* each run writes its own figures and reads its baseline's samples and
-     * CFE, all set above */
-#pragma omp parallel for schedule(dynamic, 8)
     for (int i = 0; i < n; i++) {
         double e[DH_MAX_SAMPLES], eb[DH_MAX_SAMPLES];
         struct dh_run *u = &runs[i];
