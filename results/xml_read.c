@@ -397,7 +397,41 @@ static int by_id(const void *a, const void *b)
 struct stream {
     struct first_error parse;       /* the parser's first error */
     struct first_error schema;      /* the schema's first complaint */
+    xmlNodePtr root;                /* the reader's root element, once read */
 };
+
+/* A schema complaint at the line of the element it names, as validating
+ * a whole tree gave: an element missing a child is complained of at its
+ * end tag, but named at its start. The element is on the chain of last
+ * children the reader is building (open elements and the one just
+ * started); the deepest of that name is it (no element of the results
+ * schema holds one of its own name). Before the root is known: the line
+ * the parser is at. */
+static void on_schema_error(void *ctx, xmlErrorPtr e)
+{
+    struct stream *st = ctx;
+    if (st->schema.msg[0] || !e || !e->message)
+        return;
+    long line = e->line;
+    const char *q = strstr(e->message, "Element '");
+    if (q && st->root) {
+        char name[64];
+        q += strlen("Element '");
+        size_t len = strcspn(q, "'");
+        if (len < sizeof name) {
+            memcpy(name, q, len);
+            name[len] = 0;
+            xmlNodePtr found = NULL;
+            for (xmlNodePtr n = st->root; n; n = n->last)
+                if (is(n, name))
+                    found = n;
+            if (found)
+                line = xmlGetLineNo(found);
+        }
+    }
+    snprintf(st->schema.msg, sizeof st->schema.msg, "line %ld: %s", line, e->message);
+    st->schema.msg[strcspn(st->schema.msg, "\n")] = 0;
+}
 
 static void read_environment(xmlNodePtr s, struct dh_env *env)
 {
@@ -462,7 +496,7 @@ static int stream(const char *path, struct dh_resultfile *out, struct dh_err *er
     xmlSchemaPtr schema = results_schema();
     if (!schema)
         return dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
-    struct stream st = {{{0}}, {{0}}};
+    struct stream st = {{{0}}, {{0}}, NULL};
     /* the parser's errors through the thread's handler for the whole
      * stream, the schema's through its own context (the reader's relay
      * would be handed the schema's plug instead of the parser) */
@@ -472,9 +506,7 @@ static int stream(const char *path, struct dh_resultfile *out, struct dh_err *er
                              : NULL;
     int ret = -1;
     if (rd) {
-        /* lines: where the stream learns of the complaint (an element
-         * missing a child: at its end tag, where a tree named its start) */
-        xmlSchemaSetValidStructuredErrors(vc, (xmlStructuredErrorFunc)on_error, &st.schema);
+        xmlSchemaSetValidStructuredErrors(vc, on_schema_error, &st);
         if (xmlTextReaderSchemaValidateCtxt(rd, vc, 0) != 0) {
             xmlFreeTextReader(rd);
             xmlSchemaFreeValidCtxt(vc);
@@ -495,6 +527,7 @@ static int stream(const char *path, struct dh_resultfile *out, struct dh_err *er
         xmlNodePtr n = xmlTextReaderCurrentNode(rd);
         if (depth == 0) {
             have_root = 1;
+            st.root = n;
             if (!n || xmlStrcmp(n->name, BAD_CAST "divharness")) {
                 foreign = 1;
             } else {

@@ -299,6 +299,30 @@ static void deep_errors(void **st)
     assert_int_equal(dh_results_load(tpath("attr.xml"), &f, &e), -DH_E_DATA);
     assert_non_null(strstr(e.msg, want));
 
+    /* an element missing a child (the last run's <timing> without its
+     * series): complained of at its end tag, named at its start */
+    const char *tat = strstr(strstr(text, last_id), "<timing ");
+    const char *kst = strstr(tat, "<kernel "), *kend = strstr(kst, "</timing>");
+    while (kend[-1] == ' ')
+        kend--;                                    /* its series gone, timing empty */
+    char *nok = malloc(len + 1);
+    memcpy(nok, text, (size_t)(kst - text));
+    strcpy(nok + (kst - text), kend);
+    spit(tpath("nokernel.xml"), nok);
+    assert_int_equal(dh_xml_validate(tpath("nokernel.xml"), &e), -DH_E_DATA);
+    snprintf(want, sizeof want, "line %d: Element 'timing': Missing child", line_of(text, tat));
+    assert_non_null(strstr(e.msg, want));
+    free(nok);
+    /* the root without its runs: named at the root's line */
+    const char *rs = strstr(text, "  <runs>"), *re = strstr(text, "  </runs>\n");
+    char *noruns = malloc(len + 1);
+    memcpy(noruns, text, (size_t)(rs - text));
+    strcpy(noruns + (rs - text), re + strlen("  </runs>\n"));
+    spit(tpath("noruns.xml"), noruns);
+    assert_int_equal(dh_xml_validate(tpath("noruns.xml"), &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "line 2: Element 'divharness': Missing child"));
+    free(noruns);
+
     /* the schema error early, a value refused later: the schema's */
     char *both = replace_after(bad, "<runs>", "<verification ", "<verification bogus=\"1\" ");
     spit(tpath("both.xml"), both);
