@@ -16,7 +16,7 @@ WARN     := -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
               -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS   := $(XML_LIBS) -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
+LDLIBS   := $(XML_LIBS) -lxxhash -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
 SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*/*.c) $(wildcard backends/*.c) \
        backends/opencl/opencl.c $(wildcard tuning/*.c) $(wildcard results/*.c) \
@@ -48,7 +48,8 @@ EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/
               $(foreach k,$(KERNELS),dh_src_$(word 2,$(subst /, ,$(k)))_$(word 3,$(subst /, ,$(k)))=$(k))
 
 OBJDIR := $(BUILD)/obj
-OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o
+OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o \
+       $(OBJDIR)/codehash.o
 
 .DEFAULT_GOAL := all
 .PHONY: all run test unit-tests deps clean FORCE
@@ -85,6 +86,21 @@ $(BUILD)/embed.c: $(BUILD)/tools/embed suites/lib/dialect.h suites/lib/tdr.h \
 	$(Q)$(BUILD)/tools/embed $@ $(EMBED_ARGS)
 
 $(OBJDIR)/embed.o: $(BUILD)/embed.c
+	$(Q)$(CC) -c $< -o $@
+
+# the workload cache's key of each built-in benchmark: a hash of its
+# folder's files and of the code every generator and reference shares
+# (suites/lib, suite.h, the expressions of sizes and counts)
+BENCH_DIRS  := $(patsubst %/,%,$(sort $(dir $(KERNELS))))
+SHARED_CODE := $(sort $(wildcard suites/lib/*)) suites/suite.h harness/support/expr.c \
+               harness/support/params.c
+# (made on every build, replaced only when a hash moved: a removed file
+# counts too)
+$(BUILD)/codehash.c: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)bash tools/codehash.sh $@ "$(SHARED_CODE)" $(BENCH_DIRS)
+
+$(OBJDIR)/codehash.o: $(BUILD)/codehash.c
 	$(Q)$(CC) -c $< -o $@
 
 # results/xml_write.o records the revision: rebuild it when HEAD moves

@@ -5,6 +5,7 @@ set -euo pipefail
 pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
       ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       gnuplot-nox
+      libxxhash-dev                      # the workload cache's keys and checksums
       clang libclang-rt-dev libomp-dev   # make fuzz: libFuzzer, ASan, UBSan
       fiu-utils                          # tests: failing fsync/rename/fdatasync
       slurmctld slurmd slurm-client munge  # tests: harness slurm on a one-node Slurm

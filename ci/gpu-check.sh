@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -206,20 +206,33 @@ rodinia-hip)
 rodinia-ncu)
   # why the rodinia variants gain or lose: one launch of each timed kernel
   # under ncu, per bs / meld form (RODINIA_NCU: "bench:variant:kernel:params ...",
-  # e.g. "lud:baseline:lu_peri_base:bs=16,wg=32 lud:melded:lu_peri_meld:bs=16,wg=32")
-  log "rodinia under ncu (${SIZE:-medium})"
+  # e.g. "lud:baseline:lu_peri_base:bs=16,wg=32 lud:melded:lu_peri_meld:bs=16,wg=32";
+  # NCU_SUITE picks another suite, e.g. NCU_SUITE=bbv RODINIA_NCU="sw:cpu_tdr:sw_align:regroup=key")
+  ns=${NCU_SUITE:-rodinia}
+  log "$ns under ncu (${SIZE:-medium})"
   m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
   m=$m,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum
   m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
   m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,gpu__time_duration.sum
+  m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg,sm__cycles_active.max
   for spec in ${RODINIA_NCU:-}; do
     IFS=: read -r b v k p <<< "$spec"
     pa=(); for kv in ${p//,/ }; do pa+=(--param "$kv"); done
-    timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite rodinia --bench $b --backend cuda \
+    timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite "$ns" --bench $b --backend cuda \
         --variant $v "${pa[@]}" --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
     echo "$b $v $p: $(grep -E '^"[0-9]' "$out/ncu-$b-$v-${p//[,=]/_}.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
-  done | tee "$out/rodinia-ncu.txt" ;;
+  done | tee "$out/$ns-ncu.txt" ;;
+study)
+  # the vendor-comparison study (issue: H100 and H200, each through CUDA,
+  # NVIDIA OpenCL and HIP): STUDY_SUITES (default micro,frontier) at $SIZE
+  # on every backend's device 0 into $out/study (resumable: the same step
+  # again in the same OUT keeps finished cases), then the report
+  log "study ${STUDY_SUITES:-micro,frontier} (${SIZE:-medium})"
+  timeout 560 $H study --suite "${STUDY_SUITES:-micro,frontier}" --backend cuda,opencl,hip \
+      --device 0 --size "${SIZE:-medium}" --reps "${REPS:-20}" --out "$out/study" ${SUITE_ARGS:-} \
+      > "$out/study.txt" 2>&1
+  tail -20 "$out/study.txt" ;;
 bbv)
   # the bbv suite (loop-trip workloads) at medium: every variant, every
   # host regrouping and remap form, CUDA then NVIDIA's OpenCL (no warp

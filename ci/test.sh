@@ -34,8 +34,14 @@ if make -s BUILD="$san" NO_CUDA=1 \
   for t in stats params ceiling xml compare report export mc_table shard stream; do
     run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
   done
+  # the study's matrix and report; its command and device tests are SKIPPED here
+  run_one "test_study (asan+ubsan)" "$san/tests/test_study" ASAN_OPTIONS=detect_leaks=1 \
+    DH_TEST_NO_DEVICE=1
   # the model and the regroupings; their device test is SKIPPED here
   run_one "test_bbv (asan+ubsan)" "$san/tests/test_bbv" ASAN_OPTIONS=detect_leaks=1 \
+    DH_TEST_NO_DEVICE=1
+  # the workload cache's store, keys and host data; its runs are SKIPPED here
+  run_one "test_wcache (asan+ubsan)" "$san/tests/test_wcache" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
 else
   echo "sanitizer build failed"; fail=1

@@ -82,6 +82,49 @@ static void check_perm(const int *perm, long n)
     free(seen);
 }
 
+/* dh_regroup_deal: sorted warps dealt over the work-groups in turn */
+static void deal_spreads_warps(void **st)
+{
+    (void)st;
+    /* 16 items, warps of 2, work-groups of 4: 8 warps, 4 groups, 2 warps a
+     * group; group g gets sorted warps g and 4 + g */
+    int perm[16], want[16] = {0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15};
+    for (int i = 0; i < 16; i++)
+        perm[i] = i;
+    assert_int_equal(dh_regroup_deal(perm, 16, 2, 4), 0);
+    assert_memory_equal(perm, want, sizeof want);
+    check_perm(perm, 16);
+    /* nothing to deal: one group, a partial group, wg not of warps */
+    int id[16];
+    for (int i = 0; i < 16; i++)
+        id[i] = perm[i] = i;
+    assert_int_equal(dh_regroup_deal(perm, 16, 2, 16), 0);
+    assert_memory_equal(perm, id, sizeof id);
+    assert_int_equal(dh_regroup_deal(perm, 16, 2, 6), 0);
+    assert_memory_equal(perm, id, sizeof id);
+    assert_int_equal(dh_regroup_deal(perm, 16, 3, 4), 0);
+    assert_memory_equal(perm, id, sizeof id);
+
+    /* a one-wave launch sorted costliest first: 4 groups of 2 warps on 4
+     * slots, warp costs 8 7 6 5 4 3 2 1 (warps of one item). Consecutive:
+     * groups 15, 11, 7, 3 -> makespan 15; dealt: 8+4, 7+3, 6+2, 5+1 -> 12.
+     * Each warp keeps its items: CFE does not move. */
+    uint32_t c[8] = {8, 7, 6, 5, 4, 3, 2, 1};
+    double cy[1] = {1}, in[1] = {1};
+    struct dh_bbv b = {.n_items = 8, .n_blocks = 1, .counts = c, .block_cost = cy};
+    struct dh_bbv_metrics m0, m1;
+    int order[8];
+    for (int i = 0; i < 8; i++)
+        order[i] = i;
+    dh_bbv_metrics(&b, cy, in, order, 1, 2, 4, 1, &m0);
+    assert_true(fabs(m0.t_sched - 15) < 1e-9);
+    assert_int_equal(dh_regroup_deal(order, 8, 1, 2), 0);
+    check_perm(order, 8);
+    dh_bbv_metrics(&b, cy, in, order, 1, 2, 4, 1, &m1);
+    assert_true(fabs(m1.t_sched - 12) < 1e-9);
+    assert_true(fabs(m1.cfe - m0.cfe) < 1e-12);
+}
+
 static void regroupings(void **st)
 {
     (void)st;
@@ -423,6 +466,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
+        cmocka_unit_test(deal_spreads_warps),
         cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),

@@ -31,6 +31,14 @@ int dh_cmd_baseline(int argc, char **argv);  /* cmd_merge.c */
 int dh_cmd_report(int argc, char **argv);    /* cmd_report.c */
 int dh_cmd_emit(int argc, char **argv);      /* cmd_emit.c */
 int dh_cmd_slurm(int argc, char **argv);     /* cmd_slurm.c */
+int dh_cmd_study(int argc, char **argv);     /* cmd_study.c */
+int dh_cmd_cache(int argc, char **argv);     /* cmd_cache.c */
+/* cmd_cache.c: the workload cache of a run (--cache DIR or the default
+ * folder, --cache-limit SIZE or the default limit), NULL when off
+ * (--no-cache) or when its folder cannot be made (said on stderr: the run
+ * goes on without); a bad limit is *usage_rc = 64, said on stderr. */
+struct dh_wcache *dh_cli_wcache(const char *cmd, int off, const char *dir_opt,
+                                const char *limit_opt, int *usage_rc);
 /* A whole-integer option value in lo..hi into *out: 1; else says so on
  * stderr ("harness CMD: OPT V: want an integer in lo..hi") and 0. */
 int dh_cli_int(const char *cmd, const char *opt, const char *v, long lo, long hi, int *out);

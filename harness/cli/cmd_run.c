@@ -60,6 +60,12 @@ static void run_usage(FILE *f)
         "  --instrumented         time the profiling (BBV-counting) build itself;\n"
         "                         such runs are never compared with plain ones\n"
         "  --isolate yes|no       run cases in worker processes (default yes)\n"
+        "  --cache DIR            workload cache folder: inputs, CPU references and\n"
+        "                         BBVs kept between runs (default $DH_CACHE, else\n"
+        "                         ${XDG_CACHE_HOME:-~/.cache}/divharness/workloads)\n"
+        "  --cache-limit SIZE     its size limit, least recently used out first\n"
+        "                         (default $DH_CACHE_LIMIT, else 8G)\n"
+        "  --no-cache             make every workload anew, store nothing\n"
         "  --tune MODE            none, journal (default: the journal's best, else\n"
         "                         defaults), exhaustive, random, anneal (search again)\n"
         "  --tune-budget N        evaluations per case (default: the whole space)\n"
@@ -343,6 +349,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     int isolate = 1;
     int shard = 0, shards = 0;
     const char *shard_costs = NULL;
+    const char *cache_dir = NULL, *cache_limit = NULL;
+    int no_cache = 0;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -439,6 +447,14 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             dump = v;
         } else if (!strcmp(a, "--no-model")) {
             sel.model = 0;
+        } else if (!strcmp(a, "--cache")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            cache_dir = v;
+        } else if (!strcmp(a, "--cache-limit")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            cache_limit = v;
+        } else if (!strcmp(a, "--no-cache")) {
+            no_cache = 1;
         } else if (!strcmp(a, "--instrumented")) {
             sel.instrumented = 1;
         } else if (!strcmp(a, "--counters")) {
@@ -489,6 +505,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 #undef VAL
     }
     struct dh_err e = {0};
+    int cache_rc;
+    struct dh_wcache *wcache = dh_cli_wcache("run", no_cache, cache_dir, cache_limit, &cache_rc);
+    if (cache_rc)
+        return cache_rc;
     if (descriptor) {
         if (sel.suite || sel.benches) {
             fprintf(stderr, "harness run: --descriptor runs one kernel of yours: leave out "
@@ -644,7 +664,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     for (int i = 0; i < n; i++)
         x.pending += runs[i].r.status == -1;
     x.t0 = dh_now_ms();
-    struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .before = on_before,
+    struct dh_runner_opts o = {.isolate = isolate, .dump_dir = dump, .wcache = wcache,
+                               .before = on_before,
                                .finished = on_finished, .ctx = &x};
     rc = dh_runner_execute(runs, n, &o);
     if (x.tty)

@@ -28,7 +28,10 @@ static void usage(FILE *f)
         "  slurm     a run as a Slurm job array of shards and a merge job after it\n"
         "  baseline  store the accepted results of this machine (save, path, list)\n"
         "  report    tables and gnuplot charts of a results file in one folder\n"
+        "  study     a vendor comparison: the same cases on every backend and device,\n"
+        "            which technique pays where (or --from results files)\n"
         "  emit      the source and options of every build, without a device (CI)\n"
+        "  cache     the workload cache: show, clear or verify its entries\n"
         "  help      this text; `harness run --help` for the options of run\n"
         "\n"
         "exit codes: 0 ok, 1 a result was wrong, 2 compare found a regression,\n"
@@ -92,13 +95,17 @@ int main(int argc, char **argv)
         return dh_cmd_baseline(argc - 1, argv + 1);
     if (!strcmp(cmd, "report"))
         return dh_cmd_report(argc - 1, argv + 1);
+    if (!strcmp(cmd, "study"))
+        return dh_cmd_study(argc - 1, argv + 1);
     if (!strcmp(cmd, "emit"))
         return dh_cmd_emit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cache"))
+        return dh_cmd_cache(argc - 1, argv + 1);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, slurm, baseline, report, history, export, rerun, emit or help\n", cmd);
+            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache or help\n", cmd);
     return DH_EXIT_USAGE;
 }

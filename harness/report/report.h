@@ -19,7 +19,7 @@
 #include "../../results/xml.h"
 
 enum dh_chart_kind { DH_CHART_SPEEDUP = 1, DH_CHART_CFE, DH_CHART_BREAKEVEN, DH_CHART_BACKENDS,
-                     DH_CHART_HEATMAP };
+                     DH_CHART_HEATMAP, DH_CHART_STUDY_HEATMAP, DH_CHART_STUDY_BARS };
 
 struct dh_chart {
     enum dh_chart_kind kind;
@@ -102,6 +102,21 @@ int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
  * how the charts were drawn (report_index.c). 0 or -DH_E_IO. */
 int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
                           struct dh_err *err);
+
+/* ---- a vendor-comparison study (harness/stats/study.h's matrix) ---- */
+struct dh_study;
+/* The study's charts (report_study_charts.c): a heat map per technique
+ * (workloads x targets) and a grouped bar chart per suite, listed in
+ * r->charts (bench = the suite for the bars). 0 or -DH_E_IO. */
+int dh_study_charts(struct dh_report *r, const struct dh_study *s, struct dh_err *err);
+/* r->dir/index.md of the study (report_study.c); sources names the
+ * results files for the header. 0 or -DH_E_IO. */
+int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
+                         const char *sources, int have_gnuplot, int failed,
+                         struct dh_err *err);
+/* dir/study.csv (a line per workload, target and technique) and
+ * dir/study-geomean.csv (report_study.c), written atomically. */
+int dh_study_write_csv(const char *dir, const struct dh_study *s, struct dh_err *err);
 
 /* Print the model next to the measurement (runs with a model only), the
  * end of a run's summary (model_summary.c). */

@@ -29,6 +29,25 @@ int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, struct dh_
     return rc;
 }
 
+/* w->bbv_counts, profiled or from the workload cache, as the workload's
+ * BBVs; a saturated counter is an overflow either way */
+static int bbv_adopt(struct dh_worker *w, const struct dh_bench *b, long items,
+                     struct dh_err *e)
+{
+    w->bbv.n_items = items;
+    w->bbv.n_blocks = b->n_blocks;
+    w->bbv.counts = w->bbv_counts;
+    w->bbv.block_cost = w->bbv_cost;
+    snprintf(w->bbv.source, sizeof w->bbv.source, "profile");
+    int blk = 0;
+    long it = dh_bbv_overflow(&w->bbv, &blk);
+    if (it >= 0)
+        return dh_err_set(e, DH_E_OVERFLOW, "BBV counter overflow: block %d (%s) of item %ld "
+                          "passed 2^32-1 executions; use a smaller size or fewer iterations",
+                          blk, b->blocks[blk].name, it);
+    return 0;
+}
+
 /* The profiling run and the download are timed: acquire_ms is what a new
  * input costs before a BBV regrouping can start. */
 static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *e)
@@ -44,6 +63,22 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
     if (!src)
         return dh_err_set(e, DH_E_RESOURCES, "out of host memory");
     struct dh_exec x = {.be = w->be, .dev = w->dev, .info = &w->info, .c = &bc, .rotate = 1};
+    /* the workload cache holds BBVs of this workload, source, options and
+     * device: no profiling run */
+    struct dh_store_key key = {{0}};
+    if (w->wkey_ok) {
+        dh__wcache_bbv_key(w, &bc, &w->wkey, src, opts, &key);
+        long items = b->items(w->state);
+        if (!(w->bbv_cost = malloc((size_t)b->n_blocks * 8))) {
+            free(src);
+            return dh_err_set(e, DH_E_RESOURCES, "out of host memory");
+        }
+        if (dh__wcache_bbv_load(w, c, &key, items, b->n_blocks, &w->bbv_counts,
+                                &w->bbv.acquire_ms)) {
+            free(src);
+            return bbv_adopt(w, b, items, e);
+        }
+    }
     char *log = NULL;
     rc = w->be->build(w->dev, src, opts, &x.prog, &log, NULL, e);
     free(src);
@@ -65,7 +100,8 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
     if ((rc = b->upload(w->state, &x, e)) || (rc = dh__profile_buffer(w, b, &x.bbv_buf, &items, e)))
         goto out;
     bytes = (size_t)items * (size_t)b->n_blocks * 4;
-    if (!(w->bbv_counts = malloc(bytes)) || !(w->bbv_cost = malloc((size_t)b->n_blocks * 8))) {
+    if (!(w->bbv_counts = malloc(bytes))
+        || (!w->bbv_cost && !(w->bbv_cost = malloc((size_t)b->n_blocks * 8)))) {
         rc = dh_err_set(e, DH_E_RESOURCES, "out of host memory for %zu bytes of BBVs", bytes);
         goto out;
     }
@@ -90,17 +126,8 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
                         "%ld of %ld outputs differ", v.mismatches, v.checked);
         goto out;
     }
-    w->bbv.n_items = items;
-    w->bbv.n_blocks = b->n_blocks;
-    w->bbv.counts = w->bbv_counts;
-    w->bbv.block_cost = w->bbv_cost;
-    snprintf(w->bbv.source, sizeof w->bbv.source, "profile");
-    int blk = 0;
-    long it = dh_bbv_overflow(&w->bbv, &blk);
-    if (it >= 0)
-        rc = dh_err_set(e, DH_E_OVERFLOW, "BBV counter overflow: block %d (%s) of item %ld "
-                        "passed 2^32-1 executions; use a smaller size or fewer iterations",
-                        blk, b->blocks[blk].name, it);
+    if (!(rc = bbv_adopt(w, b, items, e)) && w->wkey_ok)
+        dh__wcache_bbv_save(w, c, &key, items, b->n_blocks, w->bbv_counts, w->bbv.acquire_ms);
 out:
     dh__exec_teardown(w, b, &x);
     return rc;

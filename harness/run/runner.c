@@ -237,7 +237,7 @@ struct hello {
 };
 
 static void worker_main(const char *backend, int index, int req, int resp,
-                        const char *dump_dir)
+                        const char *dump_dir, struct dh_wcache *wcache)
 {
     signal(SIGINT, SIG_IGN);          /* the harness decides; it kills us */
     /* a fault must end this process so the harness sees it as a crash,
@@ -256,6 +256,7 @@ static void worker_main(const char *backend, int index, int req, int resp,
     if (write_all(resp, &h, sizeof h) || rc)
         _exit(rc ? 3 : 4);
     w.dump_dir = dump_dir;
+    w.wcache = wcache;
     static struct dh_result r;
     static struct dh_case c;
     for (;;) {
@@ -297,7 +298,7 @@ done:
 }
 
 static int start(struct proc *p, const char *backend, int index, const char *dump_dir,
-                 struct dh_err *err)
+                 struct dh_wcache *wcache, struct dh_err *err)
 {
     int a[2], b[2];
     if (pipe(a))
@@ -320,7 +321,7 @@ static int start(struct proc *p, const char *backend, int index, const char *dum
             _exit(3);
         close(a[1]);
         close(b[0]);
-        worker_main(backend, index, a[0], b[1], dump_dir);
+        worker_main(backend, index, a[0], b[1], dump_dir, wcache);
     }
     close(a[0]);
     close(b[1]);
@@ -406,6 +407,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
             if (rc)
                 goto dead;
             s->inproc.dump_dir = s->o.dump_dir;
+            s->inproc.wcache = s->o.wcache;
             s->inproc_open = 1;
             s->inproc_dev = c->device;
         }
@@ -416,7 +418,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
     if (s->p.pid && (strcmp(s->p.backend, c->backend) || s->p.index != c->device))
         stop(&s->p, 0);
     if (!s->p.pid) {
-        int rc = start(&s->p, c->backend, c->device, s->o.dump_dir, &e);
+        int rc = start(&s->p, c->backend, c->device, s->o.dump_dir, s->o.wcache, &e);
         if (rc == -DH_E_INTERRUPTED)
             return rc;
         if (rc)

@@ -12,6 +12,8 @@
 
 #include "../../results/record.h"
 
+struct dh_wcache;
+
 /* Probe every registered backend. isolate=1: in a child process. */
 int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err);
 const struct dh_device_info *dh_devlist_find(const struct dh_devlist *l,
@@ -22,6 +24,7 @@ struct dh_session;
 struct dh_runner_opts {
     int isolate;                /* 1 = worker processes (default) */
     const char *dump_dir;
+    struct dh_wcache *wcache;   /* the workload cache (wcache.h); NULL: none */
     /* (optional) called before a pending run; may run other cases on the
      * session (tuning) and change the run's tunables; nonzero stops */
     int (*before)(void *ctx, int index, struct dh_session *s);

@@ -6,16 +6,20 @@
 
 #include "../../results/record.h"
 #include "../../suites/suite.h"
+#include "wcache.h"
 
 struct dh_worker {
     const struct dh_backend_ops *be;
     struct dh_device *dev;
     struct dh_device_info info;
     const char *dump_dir;          /* --dump-source, may be NULL */
+    struct dh_wcache *wcache;      /* the workload cache; NULL: none (--no-cache) */
     /* host data of the last workload */
     const struct dh_bench *bench;
     void *state;
     char state_id[800];
+    struct dh_store_key wkey;      /* its workload cache key, when wkey_ok */
+    int wkey_ok;
     /* BBVs of that workload (kept with it; a failure is kept too, so
      * the variants of one workload do not repeat a failing profile) */
     struct dh_bbv bbv;

@@ -28,6 +28,7 @@ void dh__workload_drop(struct dh_worker *w)
     w->state = NULL;
     w->bench = NULL;
     w->state_id[0] = 0;
+    w->wkey_ok = 0;
 }
 
 int dh__workload_ensure(struct dh_worker *w, const struct dh_case *c, struct dh_result *r)
@@ -43,11 +44,18 @@ int dh__workload_ensure(struct dh_worker *w, const struct dh_case *c, struct dh_
     dh__workload_drop(w);
     struct dh_err e = {0};
     double t0 = dh_now_ms();
-    int rc = b->setup(c, &w->state, &e);
-    if (rc) {
-        w->state = NULL;
-        dh__step_fail(r, &e, rc);
-        return rc;
+    /* from the workload cache when it holds them (checked), else made and
+     * stored */
+    w->wkey_ok = w->wcache && !dh__wcache_workload_key(c, &w->wkey);
+    int rc = 0;
+    if (!w->wkey_ok || !dh__wcache_host_load(w, c, &w->wkey, &w->state)) {
+        if ((rc = b->setup(c, &w->state, &e))) {
+            w->state = NULL;
+            dh__step_fail(r, &e, rc);
+            return rc;
+        }
+        if (w->wkey_ok)
+            dh__wcache_host_save(w, c, &w->wkey, w->state);
     }
     r->setup_ms = dh_now_ms() - t0;
     w->bench = b;

@@ -463,7 +463,8 @@ int dh_kit_defines(const struct dh_case *c, const struct dh_device_info *dev, ch
 
 /* ---- host data ---- */
 
-int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
+/* the host data's buffers for case c, allocated and zeroed */
+static int host_alloc(const struct dh_case *c, struct dh_khost **out, struct dh_err *err)
 {
     const struct dh_kit *k = kit_of(c);
     struct dh_khost *h = calloc(1, sizeof *h);
@@ -490,17 +491,84 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
                               "(%zu bytes)", c->bench_name, d->name, bytes);
         }
     }
-    int rc = k->generate(h, err);
-    if (!rc && k->sort_by) {             /* checked once: the timed sort trusts them */
-        const int *key = h->data[dh_kit_buf_index(k, k->sort_by)];
-        for (long i = 0; i < h->items && !rc; i++)
-            if (key[i] < 0 || key[i] >= h->sort_nk)
-                rc = dh_err_set(err, DH_E_INTERNAL, "%s: sort key %s[%ld] = %d is outside "
-                                "0 .. %d (the benchmark's generator)", c->bench_name, k->sort_by,
-                                i, key[i], h->sort_nk - 1);
-    }
+    *out = h;
+    return 0;
+}
+
+/* checked once: the timed sort trusts them */
+static int check_sort_keys(const struct dh_khost *h, struct dh_err *err)
+{
+    const struct dh_kit *k = h->kit;
+    if (!k->sort_by)
+        return 0;
+    const int *key = h->data[dh_kit_buf_index(k, k->sort_by)];
+    for (long i = 0; i < h->items; i++)
+        if (key[i] < 0 || key[i] >= h->sort_nk)
+            return dh_err_set(err, DH_E_INTERNAL, "%s: sort key %s[%ld] = %d is outside "
+                              "0 .. %d (the benchmark's generator)", h->c->bench_name,
+                              k->sort_by, i, key[i], h->sort_nk - 1);
+    return 0;
+}
+
+int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
+{
+    struct dh_khost *h;
+    int rc = host_alloc(c, &h, err);
+    if (rc)
+        return rc;
+    const struct dh_kit *k = h->kit;
+    rc = k->generate(h, err);
+    if (!rc)
+        rc = check_sort_keys(h, err);
     if (!rc)
         rc = k->reference(h, err);
+    if (rc) {
+        dh_kit_release(h);
+        return rc;
+    }
+    *state = h;
+    return 0;
+}
+
+/* the host buffers in a fixed order: each buffer's input, then its
+ * expected output */
+static int host_parts(const struct dh_khost *h, struct dh_kpart *parts)
+{
+    int n = 0;
+    for (int b = 0; b < h->kit->n_bufs; b++) {
+        size_t bytes = (size_t)h->count[b] * dh_ktype_size(h->kit->bufs[b].type);
+        if (h->data[b])
+            parts[n++] = (struct dh_kpart){h->data[b], bytes};
+        if (h->want[b])
+            parts[n++] = (struct dh_kpart){h->want[b], bytes};
+    }
+    return n;
+}
+
+int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n)
+{
+    const struct dh_khost *h = state;
+    if (h->priv && !h->kit->restore)
+        return -1;
+    *n = host_parts(h, parts);
+    return 0;
+}
+
+int dh_kit_setup_loaded(const struct dh_case *c, void **state,
+                        int (*fill)(void *ctx, const struct dh_kpart *parts, int n,
+                                    struct dh_err *err),
+                        void *ctx, struct dh_err *err)
+{
+    struct dh_khost *h;
+    int rc = host_alloc(c, &h, err);
+    if (rc)
+        return rc;
+    struct dh_kpart parts[2 * DH_KIT_MAXBUF];
+    int n = host_parts(h, parts);
+    if (!(rc = fill(ctx, parts, n, err)) && h->kit->restore)
+        rc = h->kit->restore(h, err);
+    if (!rc)
+        rc = check_sort_keys(h, err);
     if (rc) {
         dh_kit_release(h);
         return rc;
@@ -877,7 +945,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         smp->host_ms = -1;
     if (kc->cpu_tdr && !reuse) {
         struct by_key_ctx ctx = {.h = h};
-        if ((rc = dh_regroup_run(x, kc->perm, by_key, &ctx, &smp->host_ms, err)))
+        if ((rc = dh_regroup_run(x, kc->perm, h->items, by_key, &ctx, &smp->host_ms, err)))
             return rc;
         if (ctx.failed)
             return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "

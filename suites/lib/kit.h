@@ -147,6 +147,12 @@ struct dh_kit {
     int (*generate)(struct dh_khost *h, struct dh_err *err);
     int (*reference)(struct dh_khost *h, struct dh_err *err);
     void (*free_priv)(void *priv);
+    /* (optional) h->priv made anew from h->vars and the buffers alone, as
+     * generate and reference left it: declared where priv holds nothing
+     * else, so the workload cache (harness/run/wcache.c) may keep the
+     * buffers and skip the generator and reference. Without it, host data
+     * with a priv part are made every time. 0 or an error */
+    int (*restore)(struct dh_khost *h, struct dh_err *err);
 
     /* (optional) cpu_tdr regroup=key: a per-item int buffer whose first
      * column is the key, read in place, and the number of keys (an
@@ -205,6 +211,26 @@ long dh_kit_items(void *state);
     .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
     .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items
 
+/* The host data as plain buffers, for the workload cache
+ * (harness/run/wcache.c): each buffer's input as generated, then its
+ * expected output, in the declaration's order. */
+struct dh_kpart {
+    void *p;
+    size_t bytes;
+};
+/* parts (room for 2 * DH_KIT_MAXBUF) and *n; -1 when the host data hold
+ * more than the buffers (the benchmark's own priv with no restore), which
+ * a cache cannot store */
+int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n);
+/* dh_kit_setup with the buffers filled by fill(ctx, parts, n, err) (the
+ * parts as dh_kit_host_parts lists them) instead of the generator and the
+ * reference, then the kit's restore; the sort keys are checked as after a
+ * generator. */
+int dh_kit_setup_loaded(const struct dh_case *c, void **state,
+                        int (*fill)(void *ctx, const struct dh_kpart *parts, int n,
+                                    struct dh_err *err),
+                        void *ctx, struct dh_err *err);
+
 /* A declaration's buffer and entry tables (arrays, not pointers). */
 #define DH_KIT_TABLES(b, e) .bufs = (b), .n_bufs = (int)(sizeof(b) / sizeof((b)[0])), .entries = (e)
 
@@ -215,6 +241,13 @@ long dh_kit_items(void *state);
 #define DH_KIT_GROUP {"group", DH_P_TUNABLE, "int:1..65536", "64", "cpu_tdr",              \
                       "items per group of the BBV regroupings (a multiple of the warp width)", \
                       "regroup=greedy,greedymax"}
+/* deal: the regrouped order's warps dealt over the work-groups
+ * (dh_regroup_deal), for benchmarks whose launch is a wave or two: the
+ * default is the benchmark's ("0" or "1") */
+#define DH_KIT_DEAL(def) {"deal", DH_P_TUNABLE, "int:0..1", def, "cpu_tdr",                  \
+                          "1: the regrouped warps dealt over the work-groups in turn, so "  \
+                          "every SM holds a share of the costly ones (a launch of few "     \
+                          "waves); 0: the sorted warps in consecutive work-groups"}
 #define DH_KIT_SEED {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"}
 /* the four single-layer remap forms, with what they remap by */
 #define DH_KIT_ALG4(doc) {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "hot", "gpu_tdr", \

@@ -540,16 +540,54 @@ int dh_regroup_check(const struct dh_case *c, const struct dh_device_info *dev, 
     return 0;
 }
 
-int dh_regroup_run(struct dh_exec *x, int *perm, void (*by_key)(void *ctx), void *ctx,
+int dh_regroup_deal(int *perm, long n, int warp, int wg)
+{
+    if (warp < 1 || wg < warp || wg % warp || n % wg || n / wg < 2)
+        return 0;
+    long groups = n / wg, wpg = wg / warp;
+    int *tmp = malloc((size_t)n * sizeof *tmp);
+    if (!tmp)
+        return -DH_E_RESOURCES;
+    int nt = dh_regroup_threads(n);
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (long g = 0; g < groups; g++)
+        for (long j = 0; j < wpg; j++)      /* group g's j-th warp <- sorted warp j G + g */
+            memcpy(tmp + (g * wpg + j) * warp, perm + (j * groups + g) * warp,
+                   (size_t)warp * sizeof *tmp);
+    memcpy(perm, tmp, (size_t)n * sizeof *tmp);
+    free(tmp);
+    return 0;
+}
+
+/* deal=1: the order's warps dealt over the work-groups (host time) */
+static int deal_if_asked(struct dh_exec *x, int *perm, long n, double *host_ms,
+                         struct dh_err *err)
+{
+    if (!dh_pset_num(&x->c->params, "deal", 0))
+        return 0;
+    double t0 = dh_now_ms();
+    int warp = x->info && x->info->warp_width > 0 ? x->info->warp_width : 32;
+    int wg = (int)dh_pset_num(&x->c->params, "wg", 256);
+    if (dh_regroup_deal(perm, n, warp, wg))
+        return dh_err_set(err, DH_E_RESOURCES, "deal: out of host memory for %ld items", n);
+    *host_ms += dh_now_ms() - t0;
+    return 0;
+}
+
+int dh_regroup_run(struct dh_exec *x, int *perm, long n, void (*by_key)(void *ctx), void *ctx,
                    double *host_ms, struct dh_err *err)
 {
-    if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key")))
-        return dh_regroup_exec(x, perm, host_ms, err);
-    double t0 = dh_now_ms();
-    by_key(ctx);
-    x->order = perm;
-    *host_ms = dh_now_ms() - t0;
-    return 0;
+    int rc;
+    if (dh_regroup_parse(dh_pset_text(&x->c->params, "regroup", "key"))) {
+        rc = dh_regroup_exec(x, perm, host_ms, err);
+    } else {
+        double t0 = dh_now_ms();
+        by_key(ctx);
+        x->order = perm;
+        *host_ms = dh_now_ms() - t0;
+        rc = 0;
+    }
+    return rc ? rc : deal_if_asked(x, perm, n, host_ms, err);
 }
 
 int dh_regroup_exec(struct dh_exec *x, int *perm, double *host_ms, struct dh_err *err)

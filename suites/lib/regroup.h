@@ -50,6 +50,18 @@ long dh_regroup_exact_limit(long n);
  * more than they save. No result depends on it. */
 int dh_regroup_threads(long n);
 
+/* Deal a regrouped order's warps over the work-groups in turn: the sorted
+ * warps s_0, s_1, ... are placed so that work-group g holds s_g, s_{G+g},
+ * s_{2G+g}, ... (G work-groups of wg items, warps of `warp` items). A
+ * regrouping sorted by cost puts the costliest warps together in the first
+ * work-groups; where the launch is one wave (every work-group resident at
+ * once), those few work-groups' SMs run long after the others are done,
+ * and dealt, every SM holds a share of the costly warps. Each warp keeps
+ * its items, so CFE does not change. perm is rewritten in place; nothing
+ * happens (0) where n is not a whole number of work-groups, wg not of
+ * warps, or there is one work-group. 0, or -DH_E_RESOURCES. */
+int dh_regroup_deal(int *perm, long n, int warp, int wg);
+
 /* Distinct BBVs among the items (-1 when out of memory). */
 long dh_regroup_classes(const struct dh_bbv *b);
 
@@ -60,9 +72,11 @@ int dh_regroup_check(const struct dh_case *c, const struct dh_device_info *dev, 
 
 /* cpu_tdr's regrouping step, by the case's `regroup` choice: a BBV
  * regrouping (dh_regroup_exec), anything else the benchmark's own
- * by_key(ctx), which fills perm. Sets x->order = perm; *host_ms = its host
- * cost, obtaining the BBVs included. The caller adds its data movement. */
-int dh_regroup_run(struct dh_exec *x, int *perm, void (*by_key)(void *ctx), void *ctx,
+ * by_key(ctx), which fills perm (n items); then, where the case has
+ * deal=1, dh_regroup_deal by the device's warp width and the case's wg.
+ * Sets x->order = perm; *host_ms = its host cost, obtaining the BBVs
+ * included. The caller adds its data movement. */
+int dh_regroup_run(struct dh_exec *x, int *perm, long n, void (*by_key)(void *ctx), void *ctx,
                    double *host_ms, struct dh_err *err);
 
 /* For a benchmark's cpu_tdr run: regroup by the case's `regroup` choice

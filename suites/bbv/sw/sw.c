@@ -76,6 +76,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_MECH("enum:dlt", "reorder the database (data layout: the sequences laid out again in the regrouped order, the lengths moved, the scores put back)"),
     DH_KIT_REGROUP("host reordering of the database: by strip count, longest first (key, a counting sort), or by basic-block vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
+    DH_KIT_DEAL("1"),
     DH_KIT_WG,
     DH_KIT_NF("alg=dgi"),
     {0},

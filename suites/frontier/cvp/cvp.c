@@ -130,6 +130,17 @@ static int cvp_generate(struct dh_khost *h, struct dh_err *err)
     return 0;
 }
 
+/* priv from the vars alone (the workload cache's restore) */
+static int cvp_restore(struct dh_khost *h, struct dh_err *err)
+{
+    struct cvp_cfg *g = calloc(1, sizeof *g);
+    if (!g)
+        return dh_err_set(err, DH_E_RESOURCES, "frontier/cvp: out of host memory");
+    h->priv = g;
+    cfg_of(&h->vars, g);
+    return 0;
+}
+
 /* the pixel (x, y) = (i % w, i / w) inside the padding */
 static const uint16_t *pixel(const struct dh_khost *h, long i)
 {
@@ -264,6 +275,7 @@ static const struct dh_kit kit = {
     .noun = "pixels", .derive = "nmodel = 6; nkey = 19; nfeat = 7; wp = w + 8",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = cvp_generate, .reference = cvp_reference, .free_priv = free,
+    .restore = cvp_restore,
     .sort_key = cvp_sort_key, .branch = cvp_branch, .defines = cvp_defines,
     /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
      * (features; item and state) in ints, the work-group's pixel tile */

@@ -1,0 +1,817 @@
+/* test_study.c — `harness study`: the matrix from hand-made results (two
+ * targets of warp 32 and 64, a technique absent on one, a failed and a
+ * wrong case, a row without a baseline, intervals), the geometric means,
+ * "absent is not zero" in every output (index.md, study.csv, the heat
+ * map's data), the command line (bad options name the fix), the Slurm
+ * submissions through a fake sbatch, and an end-to-end study on PoCL
+ * (SKIPPED where there is no OpenCL device), resumed, then joined with the
+ * hand-made file by --from. */
+#include <limits.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "../harness/cli/cli.h"
+#include "../harness/report/report.h"
+#include "../harness/stats/derive.h"
+#include "../harness/stats/load.h"
+#include "../harness/stats/study.h"
+#include "../results/xml.h"
+#include "../suites/suite.h"
+
+static char tmpdir[64], harness[PATH_MAX], ci[PATH_MAX];
+static char out[1 << 16];
+
+static const char *tpath(const char *name)
+{
+    static char buf[8][300];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[1 << 20];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* A run of micro/branch paths=P on backend/device; ms < 0: status st with msg. */
+static void make_run(struct dh_run *u, const char *backend, const char *device, int warp,
+                     const char *variant, const char *alg, int paths, double ms, int st,
+                     const char *msg)
+{
+    memset(u, 0, sizeof *u);
+    struct dh_case *c = &u->c;
+    c->bench = dh_bench_find("micro", "branch");
+    snprintf(c->suite, sizeof c->suite, "micro");
+    snprintf(c->bench_name, sizeof c->bench_name, "branch");
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->backend, sizeof c->backend, "%s", backend);
+    snprintf(c->device_name, sizeof c->device_name, "%s", device);
+    snprintf(c->size, sizeof c->size, "small");
+    c->reps = 12;
+    char p[16];
+    snprintf(p, sizeof p, "%d", paths);
+    dh_pset_put(&c->params, "paths", p, paths, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "iters", "64", 64, DH_P_WORKLOAD);
+    dh_pset_put(&c->params, "wg", "256", 256, DH_P_TUNABLE);
+    if (alg)
+        dh_pset_put(&c->params, "alg", alg, 0, DH_P_CHOICE);
+    dh_case_identity(c);
+    u->r.warp_width = warp;
+    /* the ceiling depends on the warp width: 64-wide warps hold more mixed paths */
+    u->r.ceiling = warp == 64 ? 1.45 + 0.1 * paths : 1.78 + 0.1 * paths;
+    if (st) {
+        u->r.status = st;
+        snprintf(u->r.message, sizeof u->r.message, "%s", msg);
+        return;
+    }
+    u->r.verified = 1;
+    u->r.n = 12;
+    for (int i = 0; i < 12; i++)
+        u->r.kernel_ms[i] = ms * (1 + 0.002 * (i % 5));
+    if (!strcmp(variant, "cpu_tdr"))      /* host regrouping: end to end is slower */
+        for (int i = 0; i < 12; i++)
+            u->r.host_ms[i] = ms * 0.25;
+    if (!strcmp(variant, "baseline")) {
+        u->r.has_counters = 1;
+        u->r.ctr.warp_inst_executed = 1000;
+        u->r.ctr.warp_width = warp;
+        u->r.ctr.cfe = warp == 64 ? 0.40 : 0.50;
+        u->r.ctr.thread_inst_pred_on = u->r.ctr.cfe * warp * 1000;
+    }
+}
+
+#define GA "GPU A (32)"
+#define GB "GPU B (64)"
+
+/* Two targets, two workloads (paths 2 and 4):
+ *   cuda GPU A, warp 32: everything runs, but melded fails to build on paths=4
+ *   opencl GPU B, warp 64: gpu_tdr's hot_warp is unsupported, dgi runs;
+ *     melded is not in the results at all; cpu_tdr is wrong on paths=4
+ * and a third workload (paths=8) on GPU A whose baseline timed out. */
+static int sample_runs(struct dh_run *runs)
+{
+    int n = 0;
+    for (int p = 2; p <= 4; p += 2) {
+        double base = p;                          /* baseline ms */
+        make_run(&runs[n++], "cuda", GA, 32, "baseline", NULL, p, base, 0, "");
+        make_run(&runs[n++], "cuda", GA, 32, "cpu_tdr", NULL, p, base / 2.0, 0, "");
+        make_run(&runs[n++], "cuda", GA, 32, "gpu_tdr", "dgi", p, base / 1.5, 0, "");
+        make_run(&runs[n++], "cuda", GA, 32, "gpu_tdr", "hot", p, base / 1.2, 0, "");
+        if (p == 2)
+            make_run(&runs[n++], "cuda", GA, 32, "melded", NULL, p, base / 1.1, 0, "");
+        else
+            make_run(&runs[n++], "cuda", GA, 32, "melded", NULL, p, -1, DH_E_BUILD,
+                     "NVRTC: melded.k(12): error: identifier undefined");
+        make_run(&runs[n++], "opencl", GB, 64, "baseline", NULL, p, base * 2, 0, "");
+        if (p == 2)
+            make_run(&runs[n++], "opencl", GB, 64, "cpu_tdr", NULL, p, base * 2 / 1.25, 0, "");
+        else
+            make_run(&runs[n++], "opencl", GB, 64, "cpu_tdr", NULL, p, -1, DH_E_WRONG,
+                     "out[17] = 3.5, reference 4.0");
+        make_run(&runs[n++], "opencl", GB, 64, "gpu_tdr", "dgi", p, base * 2 / 0.8, 0, "");
+        make_run(&runs[n++], "opencl", GB, 64, "gpu_tdr", "hot_warp", p, -1, DH_E_UNSUPPORTED,
+                 "hot_warp needs warp votes (CUDA, HIP)");
+    }
+    make_run(&runs[n++], "cuda", GA, 32, "baseline", NULL, 8, -1, DH_E_TIMEOUT,
+             "watchdog: 300 s");
+    make_run(&runs[n++], "cuda", GA, 32, "gpu_tdr", "dgi", 8, 3.0, 0, "");
+    dh_run_derive(runs, n);
+    return n;
+}
+
+static void write_sample(const char *path)
+{
+    static struct dh_run runs[64];
+    int n = sample_runs(runs);
+    struct dh_env env;
+    char *argv[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(&env, 4, argv);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    devs.n = 2;
+    for (int b = 0; b < 2; b++) {
+        snprintf(devs.d[b].backend, sizeof devs.d[b].backend, "%s", b ? "opencl" : "cuda");
+        snprintf(devs.d[b].info.name, sizeof devs.d[b].info.name, "%s", b ? GB : GA);
+        snprintf(devs.d[b].info.driver, sizeof devs.d[b].info.driver, "1.0");
+        devs.d[b].info.warp_width = b ? 64 : 32;
+    }
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+}
+
+static int col_of(const struct dh_study *s, const char *dev)
+{
+    for (int k = 0; k < s->n_cols; k++)
+        if (!strcmp(s->cols[k].device, dev))
+            return k;
+    return -1;
+}
+
+static int row_of(const struct dh_study *s, int paths)
+{
+    char want[16];
+    snprintf(want, sizeof want, "paths=%d", paths);
+    for (int k = 0; k < s->n_rows; k++)
+        if (strstr(s->rows[k].workload, want))
+            return k;
+    return -1;
+}
+
+static int tech_of(const struct dh_study *s, const char *t)
+{
+    for (int k = 0; k < s->n_tech; k++)
+        if (!strcmp(s->tech[k], t))
+            return k;
+    return -1;
+}
+
+/* load the sample back, as the command does (statistics recomputed) */
+static void load_sample(struct dh_resultfile *rf, struct dh_study *s)
+{
+    write_sample(tpath("sample.xml"));
+    struct dh_err e = {0};
+    assert_int_equal(dh_results_load(tpath("sample.xml"), rf, &e), 0);
+    assert_int_equal(dh_study_build(rf->runs, rf->n_runs, &rf->devs, s, &e), 0);
+}
+
+static void matrix(void **st)
+{
+    (void)st;
+    static struct dh_resultfile rf;
+    struct dh_study s;
+    load_sample(&rf, &s);
+    assert_int_equal(s.n_rows, 3);
+    assert_int_equal(s.n_cols, 2);
+    assert_int_equal(s.n_tech, 3);
+    assert_string_equal(s.tech[0], "cpu_tdr");
+    assert_string_equal(s.tech[1], "gpu_tdr");
+    assert_string_equal(s.tech[2], "melded");
+    int a = col_of(&s, GA), b = col_of(&s, GB), r2 = row_of(&s, 2), r4 = row_of(&s, 4),
+        r8 = row_of(&s, 8);
+    int cpu = tech_of(&s, "cpu_tdr"), gpu = tech_of(&s, "gpu_tdr"), mel = tech_of(&s, "melded");
+    assert_true(a >= 0 && b >= 0 && r2 >= 0 && r4 >= 0 && r8 >= 0);
+    assert_int_equal(s.cols[a].warp_width, 32);
+    assert_int_equal(s.cols[b].warp_width, 64);
+    assert_string_equal(s.rows[r2].label, "paths=2");
+
+    /* gpu_tdr on A: the better of dgi (1.5x) and hot (1.2x), with its interval */
+    const struct dh_study_cell *c = dh_study_cell(&s, r2, a, gpu);
+    assert_int_equal(c->state, DH_STUDY_OK);
+    assert_string_equal(c->label, "gpu_tdr[alg=dgi]");
+    assert_true(fabs(c->sp - 1.5) < 0.01);
+    assert_true(c->lo <= c->sp && c->sp <= c->hi && c->lo > 1.4 && c->hi < 1.6);
+    /* cpu_tdr: end to end (host 0.25 of the baseline's... of its own kernel time) */
+    c = dh_study_cell(&s, r2, a, cpu);
+    assert_int_equal(c->state, DH_STUDY_OK);
+    assert_true(c->end_to_end);
+    assert_true(fabs(c->sp_kernel - 2.0) < 0.01);
+    assert_true(fabs(c->sp - 2.0 / 1.25) < 0.01);
+    assert_true(fabs(c->sp - c->sp_e2e) < 1e-12);
+    /* the best of A's paths=2: cpu_tdr 1.6x e2e over gpu_tdr 1.5x: the
+     * intervals are tight (0.2% noise), so it is clear */
+    size_t at = (size_t)r2 * (size_t)s.n_cols + (size_t)a;
+    assert_int_equal(s.best[at], cpu);
+    assert_int_equal(s.best_clear[at], 1);
+
+    /* GPU B: hot_warp unsupported, but dgi ran: ok, the other one not counted as failed */
+    c = dh_study_cell(&s, r2, b, gpu);
+    assert_int_equal(c->state, DH_STUDY_OK);
+    assert_int_equal(c->n_bad, 0);
+    assert_true(fabs(c->sp - 0.8) < 0.01);
+    /* melded is not in B's results: not run, with the reason, no figure */
+    c = dh_study_cell(&s, r2, b, mel);
+    assert_int_equal(c->state, DH_STUDY_NOT_RUN);
+    assert_true(isnan(c->sp));
+    assert_non_null(strstr(c->reason, "no run of it on this target"));
+    /* cpu_tdr wrong on B's paths=4 */
+    c = dh_study_cell(&s, r4, b, cpu);
+    assert_int_equal(c->state, DH_STUDY_WRONG);
+    assert_non_null(strstr(c->reason, "reference 4.0"));
+    assert_true(isnan(c->sp));
+    /* melded failed to build on A's paths=4 */
+    c = dh_study_cell(&s, r4, a, mel);
+    assert_int_equal(c->state, DH_STUDY_FAILED);
+    assert_non_null(strstr(c->reason, "build"));
+    assert_non_null(strstr(c->reason, "identifier undefined"));
+    /* B paths=4: cpu_tdr wrong, gpu_tdr 0.8x (interval below 1): the baseline wins */
+    at = (size_t)r4 * (size_t)s.n_cols + (size_t)b;
+    assert_int_equal(s.best[at], DH_STUDY_BEST_BASELINE);
+    /* paths=8 on A: the baseline timed out; gpu_tdr ran: no baseline, said why */
+    c = dh_study_cell(&s, r8, a, gpu);
+    assert_int_equal(c->state, DH_STUDY_NO_BASELINE);
+    assert_non_null(strstr(c->reason, "timeout"));
+    assert_int_equal(dh_study_base(&s, r8, a)->state, DH_STUDY_FAILED);
+    /* paths=8 was not run on B at all */
+    assert_int_equal(dh_study_base(&s, r8, b)->runs, 0);
+    assert_int_equal(dh_study_cell(&s, r8, b, gpu)->state, DH_STUDY_NOT_RUN);
+    /* baseline CFE from counters, the ceiling per warp width */
+    const struct dh_study_base *ba = dh_study_base(&s, r2, a), *bb = dh_study_base(&s, r2, b);
+    assert_int_equal(ba->state, DH_STUDY_OK);
+    assert_true(fabs(ba->cfe - 0.50) < 1e-9 && fabs(bb->cfe - 0.40) < 1e-9);
+    assert_string_equal(ba->cfe_source, "counters");
+    assert_true(fabs(ba->ceiling - 1.98) < 1e-9 && fabs(bb->ceiling - 1.65) < 1e-9);
+    dh_study_free(&s);
+    dh_resultfile_free(&rf);
+}
+
+static void geomeans(void **st)
+{
+    (void)st;
+    static struct dh_resultfile rf;
+    struct dh_study s;
+    load_sample(&rf, &s);
+    int a = col_of(&s, GA), b = col_of(&s, GB), r2 = row_of(&s, 2), r4 = row_of(&s, 4);
+    int cpu = tech_of(&s, "cpu_tdr"), gpu = tech_of(&s, "gpu_tdr"), mel = tech_of(&s, "melded");
+    struct dh_study_gm g;
+    /* gpu_tdr on A: paths 2 and 4 (1.5x each); paths=8 has no baseline: out */
+    dh_study_geomean(&s, "micro", a, gpu, &g);
+    assert_int_equal(g.n, 2);
+    assert_int_equal(g.of, 3);
+    double want = exp((log(dh_study_cell(&s, r2, a, gpu)->sp)
+                       + log(dh_study_cell(&s, r4, a, gpu)->sp)) / 2);
+    assert_true(fabs(g.gm - want) < 1e-12);
+    assert_true(fabs(g.gm - 1.5) < 0.01);
+    /* its interval: the cells' log-scale errors, combined */
+    const struct dh_study_cell *c2 = dh_study_cell(&s, r2, a, gpu), *c4 = dh_study_cell(&s, r4, a, gpu);
+    double z = 1.959964, e2 = (log(c2->hi) - log(c2->lo)) / (2 * z),
+           e4 = (log(c4->hi) - log(c4->lo)) / (2 * z), se = sqrt(e2 * e2 + e4 * e4) / 2;
+    assert_true(fabs(g.lo - want * exp(-z * se)) < 1e-12);
+    assert_true(fabs(g.hi - want * exp(z * se)) < 1e-12);
+    assert_true(g.lo < g.gm && g.gm < g.hi);
+    assert_true(g.hi / g.lo < c2->hi / c2->lo);        /* two cells: narrower than one */
+    /* melded on A: one cell (1.1x); the failed one is not a zero */
+    dh_study_geomean(&s, NULL, a, mel, &g);
+    assert_int_equal(g.n, 1);
+    assert_true(fabs(g.gm - dh_study_cell(&s, r2, a, mel)->sp) < 1e-12);
+    assert_true(g.gm > 1.05);
+    /* melded on B: none */
+    dh_study_geomean(&s, NULL, b, mel, &g);
+    assert_int_equal(g.n, 0);
+    assert_int_equal(g.of, 2);
+    assert_true(isnan(g.gm));
+    /* cpu_tdr on B: one ok (1.25x end to end... its kernel 1.25, host 0.25 of its own) */
+    dh_study_geomean(&s, NULL, b, cpu, &g);
+    assert_int_equal(g.n, 1);
+    assert_true(fabs(g.gm - dh_study_cell(&s, r2, b, cpu)->sp) < 1e-12);
+    /* a geometric mean differs from an arithmetic one: two cells 2 and 0.5 give 1 */
+    struct dh_run runs[4];
+    make_run(&runs[0], "cuda", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[1], "cuda", GA, 32, "melded", NULL, 2, 1.0, 0, "");
+    make_run(&runs[2], "cuda", GA, 32, "baseline", NULL, 4, 1.0, 0, "");
+    make_run(&runs[3], "cuda", GA, 32, "melded", NULL, 4, 2.0, 0, "");
+    dh_run_derive(runs, 4);
+    struct dh_study s2;
+    struct dh_err e = {0};
+    assert_int_equal(dh_study_build(runs, 4, NULL, &s2, &e), 0);
+    dh_study_geomean(&s2, "micro", 0, 0, &g);
+    assert_int_equal(g.n, 2);
+    assert_true(fabs(g.gm - 1.0) < 0.005);
+    assert_true(fabs(g.min - 0.5) < 0.005 && fabs(g.max - 2.0) < 0.01);
+    assert_int_equal(g.wins, 1);
+    assert_int_equal(dh_study_baseline_wins(&s2, NULL, 0), 1);
+    assert_int_equal(s2.cols[0].warp_width, 32);      /* from the runs: no device list */
+    dh_study_free(&s2);
+    /* the baseline is the best only when every technique is slower beyond
+     * its interval: a noisy one that may be faster keeps it open */
+    static struct dh_run nr[3];
+    make_run(&nr[0], "cuda", GA, 32, "baseline", NULL, 2, 1.0, 0, "");
+    make_run(&nr[1], "cuda", GA, 32, "melded", NULL, 2, 1.0 / 0.9, 0, "");
+    make_run(&nr[2], "cuda", GA, 32, "gpu_tdr", "dgi", 2, 1.0 / 0.8, 0, "");
+    for (int i = 0; i < 12; i++)                 /* 0.4 .. 2.6 ms: a wide interval */
+        nr[2].r.kernel_ms[i] = (i % 2 ? 0.4 : 2.6) + 0.01 * i;
+    dh_run_derive(nr, 3);
+    assert_int_equal(dh_study_build(nr, 3, NULL, &s2, &e), 0);
+    int sg = tech_of(&s2, "gpu_tdr"), sm = tech_of(&s2, "melded");
+    assert_true(dh_study_cell(&s2, 0, 0, sm)->hi < 1);
+    assert_true(dh_study_cell(&s2, 0, 0, sg)->hi > 1);
+    assert_true(dh_study_cell(&s2, 0, 0, sg)->sp < dh_study_cell(&s2, 0, 0, sm)->sp);
+    assert_int_equal(s2.best[0], sm);
+    assert_int_equal(s2.best_clear[0], 0);
+    dh_study_free(&s2);
+    dh_study_free(&s);
+    dh_resultfile_free(&rf);
+}
+
+/* the run u as one of suite/bench instead */
+static void rebench(struct dh_run *u, const char *suite, const char *bench)
+{
+    u->c.bench = dh_bench_find(suite, bench);
+    assert_non_null(u->c.bench);
+    snprintf(u->c.suite, sizeof u->c.suite, "%s", suite);
+    snprintf(u->c.bench_name, sizeof u->c.bench_name, "%s", bench);
+    dh_case_identity(&u->c);
+}
+
+/* A family the benchmark leaves out by design is "absent", with the
+ * benchmark's own reason (only its own family's part of the text); a
+ * family it has but that is not in the results is "not run". */
+static void absent_variant(void **st)
+{
+    (void)st;
+    static struct dh_run runs[5];
+    make_run(&runs[0], "cuda", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[1], "cuda", GA, 32, "gpu_tdr", "dgi", 2, 1.0, 0, "");
+    for (int i = 0; i < 2; i++)
+        rebench(&runs[i], "parboil", "histo");       /* no melded: if-thens */
+    make_run(&runs[2], "cuda", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[3], "cuda", GA, 32, "melded", NULL, 2, 1.0, 0, "");
+    for (int i = 2; i < 4; i++)
+        rebench(&runs[i], "rodinia", "lud");         /* no gpu_tdr, no cpu_tdr */
+    make_run(&runs[4], "cuda", GA, 32, "baseline", NULL, 4, 2.0, 0, "");  /* micro/branch */
+    dh_run_derive(runs, 5);
+    struct dh_study s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_study_build(runs, 5, NULL, &s, &e), 0);
+    assert_int_equal(s.n_rows, 3);
+    int gpu = tech_of(&s, "gpu_tdr"), mel = tech_of(&s, "melded");
+    int histo = -1, lud = -1, branch = -1;
+    for (int r = 0; r < s.n_rows; r++) {
+        histo = !strcmp(s.rows[r].bench, "histo") ? r : histo;
+        lud = !strcmp(s.rows[r].bench, "lud") ? r : lud;
+        branch = !strcmp(s.rows[r].bench, "branch") ? r : branch;
+    }
+    const struct dh_study_cell *c = dh_study_cell(&s, histo, 0, mel);
+    assert_int_equal(c->state, DH_STUDY_ABSENT);
+    assert_non_null(strstr(c->reason, "parboil/histo has no melded variant: the paths are "
+                                      "if-thens"));
+    c = dh_study_cell(&s, lud, 0, gpu);
+    assert_int_equal(c->state, DH_STUDY_ABSENT);
+    assert_non_null(strstr(c->reason, "rodinia/lud has no gpu_tdr variant: the roles follow"));
+    assert_null(strstr(c->reason, "cpu_tdr"));          /* the next family's part left out */
+    assert_true(isnan(c->sp));
+    /* micro/branch has both: not in the results is "not run" */
+    assert_int_equal(dh_study_cell(&s, branch, 0, gpu)->state, DH_STUDY_NOT_RUN);
+    assert_int_equal(dh_study_cell(&s, branch, 0, mel)->state, DH_STUDY_NOT_RUN);
+    assert_string_equal(dh_study_state_name(DH_STUDY_ABSENT), "absent");
+    dh_study_free(&s);
+
+    /* in index.md: histo's missing melded on two targets, one note */
+    static struct dh_run two[6];
+    /* melded is a technique of the study through micro/branch */
+    make_run(&two[4], "opencl", GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&two[5], "opencl", GA, 32, "melded", NULL, 2, 1.0, 0, "");
+    for (int k = 0; k < 2; k++) {
+        make_run(&two[2 * k], "opencl", k ? GB : GA, 32, "baseline", NULL, 2, 2.0, 0, "");
+        make_run(&two[2 * k + 1], "opencl", k ? GB : GA, 32, "gpu_tdr", "dgi", 2, 1.0, 0, "");
+        rebench(&two[2 * k], "parboil", "histo");
+        rebench(&two[2 * k + 1], "parboil", "histo");
+    }
+    dh_run_derive(two, 6);
+    struct dh_env env;
+    char *av[] = {"harness", "run", "--suite", "parboil"};
+    dh_env_fill(&env, 4, av);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    assert_int_equal(dh_xml_write(tpath("histo.xml"), &env, &devs, two, 6, &e), 0);
+    char *argv[] = {"study", "--from", (char *)tpath("histo.xml"), "--out", (char *)tpath("hi")};
+    fflush(stdout);
+    dh_cmd_study(5, argv);
+    char *md = slurp(tpath("hi/report/index.md"));
+    assert_non_null(md);
+    /* no AMD target: the report says HIP on AMD is a compile check only */
+    assert_non_null(strstr(md, "Not in this study: HIP on AMD GPUs"));
+    const char *why = "parboil/histo has no melded variant";
+    char *first = strstr(md, why);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, why));
+    /* both cells point at that one note */
+    char *c1 = strstr(md, "melded — *absent* [");
+    assert_non_null(c1);
+    char ref[32];
+    snprintf(ref, sizeof ref, "%.*s", (int)(strchr(c1, ']') - c1 + 1), c1);
+    char *c2 = strstr(c1 + 1, ref);
+    assert_non_null(c2);
+    char note[16];
+    snprintf(note, sizeof note, "\n%.*s. ", (int)(strchr(c1, ']') - strchr(c1, '[') - 1),
+             strchr(c1, '[') + 1);
+    assert_non_null(strstr(md, note));
+    assert_true(strstr(strstr(md, note), why) == strstr(md, note) + strlen(note));
+}
+
+/* "n of m" in the geomean CSV for a target and technique over every suite */
+static const char *gm_line(const char *csv, const char *dev, const char *tech)
+{
+    static char line[512];
+    for (const char *p = csv; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        snprintf(line, sizeof line, "%.*s", (int)l, p);
+        char d[64], t[32];
+        snprintf(d, sizeof d, "\"%s\"", dev);
+        snprintf(t, sizeof t, "\"%s\"", tech);
+        if (!strncmp(line, "\"(all)\"", 7) && strstr(line, d) && strstr(line, t))
+            return line;
+        p = e ? e + 1 : NULL;
+    }
+    return "";
+}
+
+static void absent_is_not_zero(void **st)
+{
+    (void)st;
+    write_sample(tpath("s.xml"));
+    char *argv[] = {"study", "--from", (char *)tpath("s.xml"), "--out", (char *)tpath("st")};
+    fflush(stdout);
+    int rc = dh_cmd_study(5, argv);
+    assert_true(rc == 0 || rc == DH_EXIT_INFRA);         /* INFRA: a chart failed to draw */
+    /* the CSV: a line per cell; an absent one has an empty speedup and its state */
+    char *csv = slurp(tpath("st/report/study.csv"));
+    assert_non_null(csv);
+    int lines = 0;
+    for (char *p = csv; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 1 + 3 * 2 * 3);               /* header + rows x targets x techs */
+    assert_non_null(strstr(csv, "\"opencl\",\"" GB "\",64,\"melded\",\"not run\",\"\",,,,"));
+    assert_non_null(strstr(csv, "\"cuda\",\"" GA "\",32,\"melded\",\"failed\",\"\",,,,"));
+    assert_non_null(strstr(csv, "\"opencl\",\"" GB "\",64,\"cpu_tdr\",\"wrong\",\"\",,,,"));
+    assert_non_null(strstr(csv, "\"no baseline\""));
+    char *gm = slurp(tpath("st/report/study-geomean.csv"));
+    assert_non_null(gm);
+    /* melded on B: no figure, no geomean: an empty field, not 0 */
+    assert_non_null(strstr(gm_line(gm, GB, "melded"), "\"melded\",,,,,,0,2,0,"));
+    assert_non_null(strstr(gm_line(gm, GA, "gpu_tdr"), ",2,3,"));
+    /* the heat map: figures in block 0, the rest in block 1 with their state */
+    char *hm = slurp(tpath("st/report/study-heatmap-melded.dat"));
+    assert_non_null(hm);
+    char *b1 = strstr(hm, "\n\n\n");
+    assert_non_null(b1);
+    *b1 = 0;
+    assert_int_equal(strstr(hm, "\t0.00") == NULL, 1);
+    assert_non_null(strstr(b1 + 1, "\tnot run"));
+    assert_non_null(strstr(b1 + 1, "\tfailed"));
+    /* index.md: the states in words with the message in a note */
+    char *md = slurp(tpath("st/report/index.md"));
+    assert_non_null(md);
+    assert_non_null(strstr(md, "melded — *failed*"));
+    assert_non_null(strstr(md, "cpu\\_tdr — *wrong*"));
+    assert_non_null(strstr(md, "identifier undefined"));
+    assert_non_null(strstr(md, "reference 4.0"));
+    assert_non_null(strstr(md, "*no baseline*"));
+    assert_non_null(strstr(md, "★ **baseline**"));
+    assert_non_null(strstr(md, "ceiling 1.65× at warp 64"));
+    assert_non_null(strstr(md, "ceiling 1.98× at warp 32"));
+    assert_null(strstr(md, " 0.00×"));
+    /* the bars: every technique's panel, the chart's scripts quote the device names */
+    char *gp = slurp(tpath("st/report/study-bars-micro.gp"));
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "'cuda: " GA "'"));
+}
+
+/* Results are data: a device name with backquotes, quotes, a table bar
+ * and HTML draws and reads as text, and runs nothing. */
+static void hostile_names(void **st)
+{
+    (void)st;
+    const char *evil = "dev `touch PWNED` 'q' | <img src=x> *b*";
+    static struct dh_run runs[2];
+    make_run(&runs[0], "opencl", evil, 32, "baseline", NULL, 2, 2.0, 0, "");
+    make_run(&runs[1], "opencl", evil, 32, "melded", NULL, 2, 1.0, 0, "");
+    dh_run_derive(runs, 2);
+    struct dh_env env;
+    char *av[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(&env, 4, av);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(tpath("evil.xml"), &env, &devs, runs, 2, &e), 0);
+    char *argv[] = {"study", "--from", (char *)tpath("evil.xml"), "--out", (char *)tpath("ev")};
+    fflush(stdout);
+    int rc = dh_cmd_study(5, argv);
+    char gnuplot[4096];
+    int have = !dh_gnuplot_find(gnuplot, sizeof gnuplot);
+    assert_int_equal(rc, 0);
+    assert_int_equal(access(tpath("ev/report/PWNED"), F_OK), -1);
+    assert_int_equal(access("PWNED", F_OK), -1);
+    char *md = slurp(tpath("ev/report/index.md"));
+    assert_non_null(md);
+    assert_non_null(strstr(md, "dev \\`touch PWNED\\` 'q' \\| &lt;img src=x&gt; \\*b\\*"));
+    assert_null(strstr(md, "<img"));
+    char *gp = slurp(tpath("ev/report/study-bars-micro.gp"));
+    assert_non_null(gp);
+    assert_non_null(strstr(gp, "'opencl: dev `touch PWNED` ''q'' | <img src=x> *b*'"));
+    if (have)
+        assert_int_equal(access(tpath("ev/report/study-bars-micro.png"), R_OK), 0);
+}
+
+/* ---- the command ---- */
+
+/* the tests of the command need the binary beside the tests (a
+ * sanitizer build of the unit tests alone has none: SKIPPED there) */
+#define need_binary()                                                         \
+    do {                                                                      \
+        if (access(harness, X_OK)) {                                          \
+            fprintf(stderr, "  (no %s: build it with make)\n", harness);      \
+            skip();                                                           \
+            return;                                                           \
+        }                                                                     \
+    } while (0)
+
+static int run_prog(const char *const *args)
+{
+    char log[128];
+    const char *argv[64];
+    int n = 0;
+    snprintf(log, sizeof log, "%s/.log", tmpdir);
+    argv[n++] = harness;
+    for (; args[n - 1] && n < 63; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    return dh_test_exec(NULL, argv, log, out, sizeof out);
+}
+
+static void cli(void **st)
+{
+    (void)st;
+    need_binary();
+    const char *none[] = {"study", NULL};
+    assert_int_equal(run_prog(none), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "--suite is required"));
+    assert_non_null(strstr(out, "--from RESULTS.xml"));
+    const char *bad_suite[] = {"study", "--suite", "micro,nosuch", NULL};
+    assert_int_equal(run_prog(bad_suite), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "unknown suite 'nosuch'"));
+    assert_non_null(strstr(out, "micro"));
+    const char *from_empty[] = {"study", "--from", NULL};
+    assert_int_equal(run_prog(from_empty), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "--from needs results files"));
+    const char *from_mixed[] = {"study", "--from", "x.xml", "--suite", "micro", NULL};
+    assert_int_equal(run_prog(from_mixed), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "leave out the run options (--suite)"));
+    const char *from_missing[] = {"study", "--from", "/nonexistent/r.xml", NULL};
+    assert_int_equal(run_prog(from_missing), DH_EXIT_INFRA);
+    assert_non_null(strstr(out, "/nonexistent/r.xml"));
+    const char *no_slurm[] = {"study", "--suite", "micro", "--partition", "gpu", NULL};
+    assert_int_equal(run_prog(no_slurm), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "add --slurm"));
+    const char *shard[] = {"study", "--suite", "micro", "--shard", "1/2", NULL};
+    assert_int_equal(run_prog(shard), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "the study decides the shards"));
+    const char *bad_dev[] = {"study", "--suite", "micro", "--slurm", "--backend", "hip",
+                             "--device", "x", NULL};
+    assert_int_equal(run_prog(bad_dev), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "--device"));
+    const char *bad_be[] = {"study", "--suite", "micro", "--backend", "vulkan", NULL};
+    assert_int_equal(run_prog(bad_be), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "unknown backend 'vulkan'"));
+    const char *twice[] = {"study", "--suite", "micro", "--slurm", "--backend", "hip,hip", NULL};
+    assert_int_equal(run_prog(twice), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "--backend names hip twice"));
+    const char *slurm_all[] = {"study", "--suite", "micro", "--slurm", "--backend", "all", NULL};
+    assert_int_equal(run_prog(slurm_all), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "name the backends"));
+    const char *no_base[] = {"study", "--suite", "micro", "--variant", "gpu_tdr,melded", NULL};
+    assert_int_equal(run_prog(no_base), DH_EXIT_USAGE);
+    assert_non_null(strstr(out, "add it (--variant baseline,gpu_tdr,melded)"));
+    const char *bad_run_opt[] = {"study", "--suite", "micro", "--reps", "0", "--out",
+                                 tpath("badreps"), NULL};
+    if (dh_test_has_device("opencl")) {                 /* run checks it, on a device */
+        assert_int_equal(run_prog(bad_run_opt), DH_EXIT_USAGE);
+        assert_non_null(strstr(out, "harness run: --reps 0"));
+    }
+    const char *help[] = {"study", "--help", NULL};
+    assert_int_equal(run_prog(help), 0);
+    assert_non_null(strstr(out, "usage: harness study"));
+    const char *top[] = {"help", NULL};
+    assert_int_equal(run_prog(top), 0);
+    assert_non_null(strstr(out, "  study "));
+}
+
+/* --slurm: one `harness slurm` submission per suite, backend and device,
+ * each with its partition; a fake sbatch records its arguments */
+static void slurm_submissions(void **st)
+{
+    (void)st;
+    need_binary();
+    char bin[300], sb[400], log[400];
+    snprintf(bin, sizeof bin, "%s", tpath("fakebin"));
+    mkdir(bin, 0755);
+    snprintf(sb, sizeof sb, "%s/sbatch", bin);
+    snprintf(log, sizeof log, "%s", tpath("sbatch.log"));
+    FILE *f = fopen(sb, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\necho \"$@\" >> '%s'\necho 4242\n", log);
+    fclose(f);
+    chmod(sb, 0755);
+    char path[1200], old[1200];
+    snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    snprintf(path, sizeof path, "%s:%s", bin, old);
+    setenv("PATH", path, 1);
+    /* backends every build has (cuda is left out where its SDK is) */
+    const char *args[] = {"study", "--suite", "micro", "--backend", "opencl,hip", "--device", "0",
+                          "--slurm", "--partition", "opencl=cpu", "--partition", "hip=mi250",
+                          "--time", "1:00:00", "--out", tpath("sl"), "--size", "small", NULL};
+    int rc = run_prog(args);
+    setenv("PATH", old, 1);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "2 submissions"));
+    assert_non_null(strstr(out, "harness study --out"));
+    assert_non_null(strstr(out, "slurm-micro-opencl-d0/merged.xml"));
+    char *text = slurp(log);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "--partition=cpu"));
+    assert_non_null(strstr(text, "--partition=mi250"));
+    assert_non_null(strstr(text, "--time=1:00:00"));
+    /* the run's options, stored for the shard: the backend and device of the target */
+    char *args_file = slurp(tpath("sl/slurm-micro-hip-d0/slurm/run.args"));
+    assert_non_null(args_file);
+    size_t len = 0;
+    char joined[2048] = "";
+    for (const char *p = args_file; *p && len < sizeof joined - 64; p += strlen(p) + 1)
+        len += (size_t)snprintf(joined + len, sizeof joined - len, "%s ", p);
+    assert_non_null(strstr(joined, "--suite micro --backend hip --device 0 --size small"));
+}
+
+/* On a real one-node Slurm (ci/slurm-up.sh; SKIPPED with its reason where
+ * it cannot start): a study submitted, followed (--wait) and reported. */
+static int slurm_started;
+
+static void study_on_slurm(void **st)
+{
+    (void)st;
+    need_binary();
+    dh_test_need_device("opencl");
+    char up[PATH_MAX + 16];
+    snprintf(up, sizeof up, "%s/slurm-up.sh", ci);
+    const char *a_up[] = {"bash", up, NULL};
+    char log[128];
+    snprintf(log, sizeof log, "%s/.log", tmpdir);
+    char pid[300];
+    snprintf(pid, sizeof pid, "%s/slurmctld.pid",
+             getenv("DH_SLURM_DIR") ? getenv("DH_SLURM_DIR") : "/tmp/divharness-slurm");
+    int was_up = !access(pid, R_OK);
+    int rc = dh_test_exec(NULL, a_up, log, out, sizeof out);
+    if (rc == 77) {
+        fprintf(stderr, "  (%s)\n", strtok(out, "\n"));
+        skip();
+        return;
+    }
+    assert_int_equal(rc, 0);
+    slurm_started = !was_up;
+    char *conf = strstr(out, "export SLURM_CONF=");
+    assert_non_null(conf);
+    conf += strlen("export SLURM_CONF=");
+    conf[strcspn(conf, "\n")] = 0;
+    setenv("SLURM_CONF", conf, 1);
+    const char *args[] = {"study", "--suite", "micro", "--bench", "branch", "--size", "small",
+                          "--param", "paths=2", "--param", "layers=1", "--param", "iters=64",
+                          "--tune", "none", "--slurm", "--wait", "--poll", "1", "--out",
+                          tpath("slr"), NULL};
+    rc = run_prog(args);
+    if (rc)
+        fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "merge verdict 0"));
+    assert_non_null(strstr(out, "study: 1 workload on 1 target"));
+    assert_int_equal(access(tpath("slr/slurm-micro-opencl-d0/merged.xml"), R_OK), 0);
+    char *csv = slurp(tpath("slr/report/study.csv"));
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\"melded\",\"ok\",\"melded\""));
+}
+
+/* End to end on PoCL: a cheap study, resumed, then joined with the
+ * hand-made two-target file: three targets in one matrix. */
+static void end_to_end(void **st)
+{
+    (void)st;
+    need_binary();
+    dh_test_need_device("opencl");
+    const char *args[] = {"study", "--suite", "micro", "--bench", "branch", "--size", "small",
+                          "--param", "paths=2", "--param", "layers=1", "--param", "iters=64",
+                          "--tune", "none", "--out", tpath("e2e"), NULL};
+    int rc = run_prog(args);
+    if (rc)
+        fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "study: 1 workload on 1 target"));
+    assert_int_equal(access(tpath("e2e/runs/micro-d0/results.xml"), R_OK), 0);
+    assert_int_equal(access(tpath("e2e/study.xml"), R_OK), 0);
+    char *csv = slurp(tpath("e2e/report/study.csv"));
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "\"opencl\""));
+    assert_non_null(strstr(csv, "\"gpu_tdr\",\"ok\",\"gpu_tdr[alg="));
+    assert_non_null(strstr(csv, "\"melded\",\"ok\",\"melded\""));
+    /* again: resumed, nothing measured twice */
+    rc = run_prog(args);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "resuming"));
+    /* joined with the hand-made targets */
+    write_sample(tpath("hand.xml"));
+    const char *join[] = {"study", "--from", tpath("e2e/study.xml"), tpath("hand.xml"), "--out",
+                          tpath("joined"), NULL};
+    rc = run_prog(join);
+    assert_true(rc == 0 || rc == DH_EXIT_INFRA);
+    assert_non_null(strstr(out, "on 3 targets"));
+    char *md = slurp(tpath("joined/report/index.md"));
+    assert_non_null(md);
+    assert_non_null(strstr(md, GB));
+    assert_non_null(strstr(md, "opencl: pthread") ? md : strstr(md, "opencl: "));
+}
+
+static int setup(void **st)
+{
+    (void)st;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    *strrchr(self, '/') = 0;                       /* BUILD/tests */
+    snprintf(harness, sizeof harness, "%s/../harness", self);
+    /* ci/ of the source tree: the current folder (make test), else BUILD/.. */
+    if (!access("ci/slurm-up.sh", R_OK) && getcwd(ci, sizeof ci - 4))
+        strcat(ci, "/ci");
+    else
+        snprintf(ci, sizeof ci, "%s/../../ci", self);
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-study-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    chmod(tmpdir, 0755);                        /* the Slurm jobs write here */
+    return 0;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[128];
+    if (slurm_started) {
+        char down[PATH_MAX + 16], log[128];
+        snprintf(down, sizeof down, "%s/slurm-down.sh", ci);
+        snprintf(log, sizeof log, "%s/.log", tmpdir);
+        const char *a[] = {"bash", down, NULL};
+        if (dh_test_exec(NULL, a, log, out, sizeof out))
+            fprintf(stderr, "slurm-down.sh: %s\n", out);
+    }
+    if (getenv("DH_TEST_KEEP")) {               /* to look at the reports */
+        fprintf(stderr, "kept %s\n", tmpdir);
+        return 0;
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matrix),
+        cmocka_unit_test(geomeans),
+        cmocka_unit_test(absent_is_not_zero),
+        cmocka_unit_test(absent_variant),
+        cmocka_unit_test(hostile_names),
+        cmocka_unit_test(cli),
+        cmocka_unit_test(study_on_slurm),
+        cmocka_unit_test(slurm_submissions),
+        cmocka_unit_test(end_to_end),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
