@@ -7,8 +7,13 @@
  * harness/support/ and backends/, nothing else of the project: the
  * statistics, the model and the run engine fill the record from above.
  *
- * struct dh_result is flat (no pointers): a worker process sends it to
- * the harness through a pipe as it is.
+ * Compact: the samples, the build options and log, and the tuning
+ * evaluations are held in heap blocks sized to what they hold (a results
+ * file of thousands of runs stays small in memory). A run owns its blocks:
+ * dh_run_release frees them; a copy of a run (struct assignment) is a view
+ * that is valid while the original lives, and dh_run_move hands them over.
+ * A worker process sends a result through a pipe as the struct followed by
+ * its blocks (harness/run/runner.c).
  */
 #ifndef DH_RECORD_H
 #define DH_RECORD_H
@@ -17,7 +22,9 @@
 #include "../harness/support/verify.h"
 #include "case.h"
 
-#define DH_MAX_SAMPLES 256
+#define DH_MAX_SAMPLES 256        /* timed repetitions of a run, at most */
+#define DH_OPTIONS_MAX 4096       /* a build's options, with the NUL */
+#define DH_BUILD_LOG_MAX 8192     /* a failed build's log kept, with the NUL */
 
 /* A robust summary of timing samples (harness/stats/stats.h computes it). */
 struct dh_stats {
@@ -69,8 +76,8 @@ struct dh_model_result {
 struct dh_result {
     int status;                   /* dh_code, 0 = verified and timed */
     char message[1024];           /* one line, when status != 0 */
-    char options[4096];           /* the exact build options */
-    char build_log[8192];         /* compiler log on a failed build */
+    char *options;                /* the exact build options; NULL = none */
+    char *build_log;              /* compiler log on a failed build; NULL = none */
     int build_cached;
     double build_ms, setup_ms;
     /* where the case's wall time went (ms): the whole evaluation in the
@@ -83,9 +90,12 @@ struct dh_result {
     int n_host;                   /* host samples, the first n_host repetitions'
                                      (host work timed only as long as its spread
                                      needs); 0 or n: every repetition's */
-    double kernel_ms[DH_MAX_SAMPLES];
-    double host_ms[DH_MAX_SAMPLES];
-    double xfer_ms[DH_MAX_SAMPLES];
+    /* n samples each (host: the first dh_host_count, the rest 0), in one
+     * block that kernel_ms owns; NULL while there are none */
+    double *kernel_ms;
+    double *host_ms;
+    double *xfer_ms;
+    int n_room;                   /* samples per series the block holds */
     int verified;                 /* 1 = compared with the CPU reference */
     struct dh_verify verify;
     double ceiling;               /* remap ceiling, 0 = not applicable */
@@ -112,18 +122,20 @@ static inline double dh_e2e_sample(const struct dh_result *r, int i)
 
 /* How a run's tunables were chosen (tuning/tune.c). */
 #define DH_TUNE_MAX_EVALS 128
+struct dh_tune_eval {
+    char tunables[96];
+    int status;
+    double ms;
+    int from_journal;           /* reused, not measured again */
+    double wall_ms;             /* the evaluation's wall time in the harness */
+    double overhead_ms;         /* wall time minus the kernel runs' own time */
+};
 struct dh_tuning {
     char strategy[16];          /* "" = defaults, "journal", "exhaustive", ... */
     int space, space_total;     /* pruned size, size before pruning */
     int n_eval;                 /* evaluations recorded below */
-    struct {
-        char tunables[96];
-        int status;
-        double ms;
-        int from_journal;       /* reused, not measured again */
-        double wall_ms;         /* the evaluation's wall time in the harness */
-        double overhead_ms;     /* wall time minus the kernel runs' own time */
-    } eval[DH_TUNE_MAX_EVALS];
+    int cap_eval;               /* room in eval */
+    struct dh_tune_eval *eval;  /* malloc'd, n_eval of them; NULL while none */
     int best;                   /* index into eval, -1 none */
     double default_ms;          /* the default configuration's metric, 0 unknown */
     double flat_share;          /* share of evaluated configs within 5% of best */
@@ -156,5 +168,36 @@ struct dh_run {
     double model_err_weighted, model_err_sched, model_err_dwr;
     struct dh_tuning tune;
 };
+
+/* ---- the blocks of a run (results/record.c) ----
+ * Functions that allocate return 0, or -1 out of memory (r unchanged). */
+
+/* Room for n samples per series, zeroed (n 0: none); earlier ones freed. */
+int dh_result_samples(struct dh_result *r, int n);
+/* *dst = the first max - 1 bytes of src (NULL or "": none); the old freed. */
+int dh_result_text(char **dst, const char *src, size_t max);
+/* The room a worker fills: DH_MAX_SAMPLES samples per series, zeroed. */
+int dh_result_reserve(struct dh_result *r);
+/* Shrink the blocks to what they hold (after a worker filled them). */
+void dh_result_fit(struct dh_result *r);
+void dh_result_release(struct dh_result *r);
+
+/* Room for one more evaluation: its slot (zeroed, counted in n_eval), or
+ * NULL at DH_TUNE_MAX_EVALS or out of memory. */
+struct dh_tune_eval *dh_tuning_add(struct dh_tuning *t);
+void dh_tuning_release(struct dh_tuning *t);
+
+void dh_run_release(struct dh_run *u);
+/* *dst = *src with blocks of its own (dst's earlier ones are not freed);
+ * 0, or -1 out of memory (dst holds no blocks then). */
+int dh_run_copy(struct dh_run *dst, const struct dh_run *src);
+/* *dst = *src, and src no longer owns the blocks (dst's own are not freed). */
+void dh_run_move(struct dh_run *dst, struct dh_run *src);
+
+/* "" for a text block that is NULL */
+static inline const char *dh_text(const char *s)
+{
+    return s ? s : "";
+}
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 #include <libxml/xmlschemas.h>
 
 #include "xml.h"
@@ -26,11 +27,10 @@ static void on_error(void *ctx, const xmlError *e)
     }
 }
 
-static int validate_doc(xmlDocPtr doc, const char *path, struct dh_err *err)
+/* the embedded schema, compiled once per process (most of a small file's
+ * reading time went into compiling it again); NULL if it does not parse */
+static xmlSchemaPtr results_schema(void)
 {
-    struct first_error fe = {{0}};
-    /* the embedded schema, compiled once per process (most of a small
-     * file's reading time went into compiling it again) */
     static xmlSchemaPtr schema;
     if (!schema) {
         xmlSchemaParserCtxtPtr pc = xmlSchemaNewMemParserCtxt(dh_xsd_results,
@@ -39,68 +39,7 @@ static int validate_doc(xmlDocPtr doc, const char *path, struct dh_err *err)
         if (pc)
             xmlSchemaFreeParserCtxt(pc);
     }
-    xmlSchemaValidCtxtPtr vc = schema ? xmlSchemaNewValidCtxt(schema) : NULL;
-    int rc;
-    if (!vc) {
-        rc = dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
-    } else {
-        xmlSchemaSetValidStructuredErrors(vc, (xmlStructuredErrorFunc)on_error, &fe);
-        int v = xmlSchemaValidateDoc(vc, doc);
-        rc = v == 0 ? 0
-                    : dh_err_set(err, DH_E_DATA, "%s does not match results schema version %d: %s",
-                                 path, DH_RESULTS_VERSION, fe.msg[0] ? fe.msg : "invalid");
-    }
-    if (vc)
-        xmlSchemaFreeValidCtxt(vc);
-    return rc;
-}
-
-static int load(const char *path, xmlDocPtr *out, struct dh_err *err)
-{
-    struct first_error fe = {{0}};
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx)
-        return dh_err_set(err, DH_E_INTERNAL, "libxml2: no parser context");
-    xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
-    xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlFreeParserCtxt(ctx);
-    if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return dh_err_set(err, DH_E_IO, "cannot read %s: no such file or not readable", path);
-        fclose(f);
-        return dh_err_set(err, DH_E_DATA, "%s is not well-formed XML (%s): is it a divharness "
-                          "results file?", path, fe.msg[0] ? fe.msg : "parse error");
-    }
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root || xmlStrcmp(root->name, BAD_CAST "divharness")) {
-        xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_DATA, "%s is not a divharness results file (root element "
-                          "is not <divharness>)", path);
-    }
-    xmlChar *ver = xmlGetProp(root, BAD_CAST "version");
-    int v = ver ? atoi((const char *)ver) : 0;
-    xmlFree(ver);
-    if (v != DH_RESULTS_VERSION) {
-        xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_DATA, "%s has results version %d; this harness reads "
-                          "version %d: use the matching harness release", path, v,
-                          DH_RESULTS_VERSION);
-    }
-    *out = doc;
-    return 0;
-}
-
-int dh_xml_validate(const char *path, struct dh_err *err)
-{
-    xmlDocPtr doc;
-    int rc = load(path, &doc, err);
-    if (rc)
-        return rc;
-    rc = validate_doc(doc, path, err);
-    xmlFreeDoc(doc);
-    return rc;
+    return schema;
 }
 
 /* ---- reading ---- */
@@ -200,9 +139,11 @@ static void read_params(xmlNodePtr n, struct dh_pset *ps)
     }
 }
 
-static void read_run(xmlNodePtr n, struct dh_run *u)
+/* 0, or -1 out of memory (u's blocks are its own either way) */
+static int read_run(xmlNodePtr n, struct dh_run *u)
 {
     memset(u, 0, sizeof *u);
+    int nomem = 0;
     struct dh_case *c = &u->c;
     struct dh_result *r = &u->r;
     char st[32];
@@ -230,14 +171,19 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
         } else if (is(e, "message")) {
             text_of(e, r->message, sizeof r->message);
         } else if (is(e, "build")) {
-            sprop(e, "options", r->options, sizeof r->options);
+            char opts[DH_OPTIONS_MAX];
+            sprop(e, "options", opts, sizeof opts);
+            nomem |= dh_result_text(&r->options, opts, sizeof opts);
             char b[8];
             sprop(e, "cached", b, sizeof b);
             r->build_cached = !strcmp(b, "true");
             r->build_ms = dprop(e, "ms", 0);
             for (xmlNodePtr l = e->children; l; l = l->next)
-                if (is(l, "log"))
-                    text_of(l, r->build_log, sizeof r->build_log);
+                if (is(l, "log")) {
+                    static char log[DH_BUILD_LOG_MAX];
+                    text_of(l, log, sizeof log);
+                    nomem |= dh_result_text(&r->build_log, log, sizeof log);
+                }
         } else if (is(e, "timing")) {
             c->reps = iprop(e, "reps", 0);
             char rule[64];
@@ -260,14 +206,27 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             r->measure_ms = dprop(e, "measure_ms", 0);
             r->model_ms = dprop(e, "model_ms", 0);
             r->counters_ms = dprop(e, "counters_ms", 0);
-            int nh = 0;
+            /* at most DH_MAX_SAMPLES of each series, kept as many as the
+             * kernel's (a shorter host or transfer series ends in zeros) */
+            double kern[DH_MAX_SAMPLES], host[DH_MAX_SAMPLES], xfer[DH_MAX_SAMPLES];
+            int nh = 0, nx = 0;
+            r->n = 0;
             for (xmlNodePtr s = e->children; s; s = s->next) {
                 if (is(s, "kernel"))
-                    r->n = samples(s, r->kernel_ms, DH_MAX_SAMPLES, 1);
+                    r->n = samples(s, kern, DH_MAX_SAMPLES, 1);
                 else if (is(s, "host"))
-                    nh = samples(s, r->host_ms, DH_MAX_SAMPLES, 0);
+                    nh = samples(s, host, DH_MAX_SAMPLES, 0);
                 else if (is(s, "transfer"))
-                    samples(s, r->xfer_ms, DH_MAX_SAMPLES, 0);
+                    nx = samples(s, xfer, DH_MAX_SAMPLES, 0);
+            }
+            if (dh_result_samples(r, r->n)) {
+                nomem = 1;
+                r->n = 0;
+            }
+            if (r->n) {
+                memcpy(r->kernel_ms, kern, (size_t)r->n * sizeof *kern);
+                memcpy(r->host_ms, host, (size_t)(nh < r->n ? nh : r->n) * sizeof *host);
+                memcpy(r->xfer_ms, xfer, (size_t)(nx < r->n ? nx : r->n) * sizeof *xfer);
             }
             /* host work timed on the first nh repetitions only (host_reps);
              * no more host samples than repetitions */
@@ -312,19 +271,23 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             for (xmlNodePtr v = e->children; v; v = v->next) {
                 if (!is(v, "eval") || tu->n_eval >= DH_TUNE_MAX_EVALS)
                     continue;
-                int k = tu->n_eval++;
+                struct dh_tune_eval *ev = dh_tuning_add(tu);
+                if (!ev) {
+                    nomem = 1;
+                    break;
+                }
                 char st[24], b[8];
-                sprop(v, "tunables", tu->eval[k].tunables, sizeof tu->eval[k].tunables);
+                sprop(v, "tunables", ev->tunables, sizeof ev->tunables);
                 sprop(v, "status", st, sizeof st);
-                tu->eval[k].status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
-                tu->eval[k].ms = dprop(v, "ms", -1);
+                ev->status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
+                ev->ms = dprop(v, "ms", -1);
                 sprop(v, "journal", b, sizeof b);
-                tu->eval[k].from_journal = !strcmp(b, "true");
-                tu->eval[k].wall_ms = dprop(v, "wall_ms", 0);
-                tu->eval[k].overhead_ms = dprop(v, "overhead_ms", 0);
+                ev->from_journal = !strcmp(b, "true");
+                ev->wall_ms = dprop(v, "wall_ms", 0);
+                ev->overhead_ms = dprop(v, "overhead_ms", 0);
                 sprop(v, "best", b, sizeof b);
                 if (!strcmp(b, "true"))
-                    tu->best = k;
+                    tu->best = tu->n_eval - 1;
             }
         } else if (is(e, "model")) {
             struct dh_model_result *m = &r->model;
@@ -355,6 +318,7 @@ static void read_run(xmlNodePtr n, struct dh_run *u)
             r->warp_width = iprop(e, "warp_width", 32);
         }
     }
+    return nomem ? -1 : 0;
 }
 
 /* <plan>: every value in range, the case list as long as it says and
@@ -422,82 +386,242 @@ static int by_id(const void *a, const void *b)
     return strcmp((*x)->c.id, (*y)->c.id);
 }
 
+/* ---- the stream ----
+ * A file is read once, front to back, by libxml2's xmlTextReader with the
+ * schema plugged into the parse: each top-level section and each <run> is
+ * expanded into a small tree of its own, read by the functions above and
+ * freed before the next one, so memory holds one run's tree at a time,
+ * never the file's. What is refused, and in which order, is what a whole
+ * tree gave: a file that is not well-formed XML (anywhere in it), then a
+ * foreign root, then another version, then the first schema error, then
+ * the first value the harness cannot hold, then a case twice. */
+struct stream {
+    struct first_error parse;       /* the parser's first error */
+    struct first_error schema;      /* the schema's first complaint */
+    xmlNodePtr root;                /* the reader's root element, once read */
+};
+
+/* A schema complaint at the line of the element it names, as validating
+ * a whole tree gave: an element missing a child is complained of at its
+ * end tag, but named at its start. The element is on the chain of last
+ * children the reader is building (open elements and the one just
+ * started); the deepest of that name is it (no element of the results
+ * schema holds one of its own name). Before the root is known: the line
+ * the parser is at. */
+static void on_schema_error(void *ctx, xmlErrorPtr e)
+{
+    struct stream *st = ctx;
+    if (st->schema.msg[0] || !e || !e->message)
+        return;
+    long line = e->line;
+    const char *q = strstr(e->message, "Element '");
+    if (q && st->root) {
+        char name[64];
+        q += strlen("Element '");
+        size_t len = strcspn(q, "'");
+        if (len < sizeof name) {
+            memcpy(name, q, len);
+            name[len] = 0;
+            xmlNodePtr found = NULL;
+            for (xmlNodePtr n = st->root; n; n = n->last)
+                if (is(n, name))
+                    found = n;
+            if (found)
+                line = xmlGetLineNo(found);
+        }
+    }
+    snprintf(st->schema.msg, sizeof st->schema.msg, "line %ld: %s", line, e->message);
+    st->schema.msg[strcspn(st->schema.msg, "\n")] = 0;
+}
+
+static void read_environment(xmlNodePtr s, struct dh_env *env)
+{
+    struct { const char *k; char *v; size_t l; } f[] = {
+        {"host", env->host, sizeof env->host},
+        {"os", env->os, sizeof env->os},
+        {"kernel", env->kernel, sizeof env->kernel},
+        {"compiler", env->compiler, sizeof env->compiler},
+        {"harness", env->harness, sizeof env->harness},
+        {"git_revision", env->git_revision, sizeof env->git_revision},
+        {"started", env->started, sizeof env->started},
+        {"updated", env->updated, sizeof env->updated},
+        {"command", env->command, sizeof env->command},
+    };
+    for (xmlNodePtr e = s->children; e; e = e->next)
+        for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+            if (is(e, f[i].k))
+                text_of(e, f[i].v, f[i].l);
+}
+
+static void read_devices(xmlNodePtr s, struct dh_devlist *devs)
+{
+    for (xmlNodePtr e = s->children; e; e = e->next) {
+        if (!is(e, "device") || devs->n >= DH_MAX_DEVICES)
+            continue;
+        int k = devs->n++;
+        struct dh_device_info *d = &devs->d[k].info;
+        sprop(e, "backend", devs->d[k].backend, sizeof devs->d[k].backend);
+        devs->d[k].index = iprop(e, "index", 0);
+        sprop(e, "name", d->name, sizeof d->name);
+        sprop(e, "vendor", d->vendor, sizeof d->vendor);
+        sprop(e, "platform", d->platform, sizeof d->platform);
+        sprop(e, "driver", d->driver, sizeof d->driver);
+        sprop(e, "runtime", d->runtime, sizeof d->runtime);
+        sprop(e, "arch", d->arch, sizeof d->arch);
+        sprop(e, "kind", d->kind, sizeof d->kind);
+        d->warp_width = iprop(e, "warp_width", 32);
+        d->compute_units = iprop(e, "compute_units", 0);
+        d->max_wg = iprop(e, "max_wg", 0);
+        d->clock_mhz = iprop(e, "clock_mhz", 0);
+        d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
+        d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
+    }
+}
+
+static int add_run(struct dh_resultfile *out, int *cap, xmlNodePtr n)
+{
+    if (out->n_runs == *cap) {
+        int c2 = *cap ? *cap * 2 : 16;
+        struct dh_run *v = realloc(out->runs, (size_t)c2 * sizeof *v);
+        if (!v)
+            return -1;
+        out->runs = v;
+        *cap = c2;
+    }
+    return read_run(n, &out->runs[out->n_runs++]);
+}
+
+/* Stream path through the schema; out NULL: validate only. */
+static int stream(const char *path, struct dh_resultfile *out, struct dh_err *err)
+{
+    xmlSchemaPtr schema = results_schema();
+    if (!schema)
+        return dh_err_set(err, DH_E_INTERNAL, "the embedded results schema does not parse");
+    struct stream st = {{{0}}, {{0}}, NULL};
+    /* the parser's errors through the thread's handler for the whole
+     * stream, the schema's through its own context (the reader's relay
+     * would be handed the schema's plug instead of the parser) */
+    xmlSetStructuredErrorFunc(&st.parse, (xmlStructuredErrorFunc)on_error);
+    xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+    xmlTextReaderPtr rd = vc ? xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING)
+                             : NULL;
+    int ret = -1;
+    if (rd) {
+        xmlSchemaSetValidStructuredErrors(vc, on_schema_error, &st);
+        if (xmlTextReaderSchemaValidateCtxt(rd, vc, 0) != 0) {
+            xmlFreeTextReader(rd);
+            xmlSchemaFreeValidCtxt(vc);
+            xmlSetStructuredErrorFunc(NULL, NULL);
+            return dh_err_set(err, DH_E_INTERNAL, "libxml2: cannot validate while reading");
+        }
+    }
+    bad[0] = 0;
+    int foreign = 0, version = DH_RESULTS_VERSION, have_root = 0, cap = 0, oom = 0;
+    if (rd)
+        ret = xmlTextReaderRead(rd);
+    while (ret == 1) {
+        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT) {
+            ret = xmlTextReaderRead(rd);
+            continue;
+        }
+        int depth = xmlTextReaderDepth(rd);
+        xmlNodePtr n = xmlTextReaderCurrentNode(rd);
+        if (depth == 0) {
+            have_root = 1;
+            st.root = n;
+            if (!n || xmlStrcmp(n->name, BAD_CAST "divharness")) {
+                foreign = 1;
+            } else {
+                xmlChar *ver = xmlGetProp(n, BAD_CAST "version");
+                version = ver ? atoi((const char *)ver) : 0;
+                xmlFree(ver);
+            }
+        }
+        /* past the root: only whether the rest is well-formed matters */
+        int skip = foreign || version != DH_RESULTS_VERSION || !out || oom || st.schema.msg[0];
+        if (depth == 1 && !skip && n && (is(n, "environment") || is(n, "devices") ||
+                                          (is(n, "plan") && !out->plan))) {
+            n = xmlTextReaderExpand(rd);
+            if (!n)
+                break;
+            if (is(n, "environment"))
+                read_environment(n, &out->env);
+            else if (is(n, "devices"))
+                read_devices(n, &out->devs);
+            else
+                out->plan = read_plan(n);
+            ret = xmlTextReaderNext(rd);
+            continue;
+        }
+        if (depth == 2 && !skip && n && is(n, "run") && n->parent && is(n->parent, "runs")) {
+            n = xmlTextReaderExpand(rd);
+            if (!n)
+                break;
+            oom = add_run(out, &cap, n) != 0;
+            ret = xmlTextReaderNext(rd);
+            continue;
+        }
+        /* the root and <runs> are descended into, anything else passed over
+         * (still parsed and validated) */
+        ret = depth == 0 || (depth == 1 && n && is(n, "runs")) ? xmlTextReaderRead(rd)
+                                                             : xmlTextReaderNext(rd);
+    }
+    int valid = rd && ret == 0 && xmlTextReaderIsValid(rd) == 1;
+    if (rd)
+        xmlFreeTextReader(rd);
+    if (vc)
+        xmlSchemaFreeValidCtxt(vc);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    if (ret != 0 || !have_root) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return dh_err_set(err, DH_E_IO, "cannot read %s: no such file or not readable", path);
+        fclose(f);
+        /* the reader parses in pushed chunks and names a file cut short
+         * "extra content at the end": the whole-file parser's words, as
+         * before, from a parse of this broken file alone */
+        struct first_error fe = {{0}};
+        xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+        if (ctx) {
+            xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
+            xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+            xmlSetStructuredErrorFunc(NULL, NULL);
+            xmlFreeDoc(doc);
+            xmlFreeParserCtxt(ctx);
+        }
+        const char *why = fe.msg[0] ? fe.msg : st.parse.msg[0] ? st.parse.msg : "parse error";
+        return dh_err_set(err, DH_E_DATA, "%s is not well-formed XML (%s): is it a divharness "
+                          "results file?", path, why);
+    }
+    if (foreign)
+        return dh_err_set(err, DH_E_DATA, "%s is not a divharness results file (root element "
+                          "is not <divharness>)", path);
+    if (version != DH_RESULTS_VERSION)
+        return dh_err_set(err, DH_E_DATA, "%s has results version %d; this harness reads "
+                          "version %d: use the matching harness release", path, version,
+                          DH_RESULTS_VERSION);
+    if (!valid)
+        return dh_err_set(err, DH_E_DATA, "%s does not match results schema version %d: %s",
+                          path, DH_RESULTS_VERSION, st.schema.msg[0] ? st.schema.msg : "invalid");
+    if (oom)
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
+    return 0;
+}
+
+int dh_xml_validate(const char *path, struct dh_err *err)
+{
+    return stream(path, NULL, err);
+}
+
 int dh_xml_read(const char *path, struct dh_resultfile *out, struct dh_err *err)
 {
     memset(out, 0, sizeof *out);
-    xmlDocPtr doc;
-    int rc = load(path, &doc, err);
-    if (rc)
-        return rc;
-    if ((rc = validate_doc(doc, path, err))) {
-        xmlFreeDoc(doc);
+    int rc = stream(path, out, err);
+    if (rc) {
+        dh_resultfile_free(out);
         return rc;
     }
     out->version = DH_RESULTS_VERSION;
-    bad[0] = 0;
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    int cap = 0;
-    for (xmlNodePtr s = root->children; s; s = s->next) {
-        if (is(s, "environment")) {
-            struct { const char *k; char *v; size_t l; } f[] = {
-                {"host", out->env.host, sizeof out->env.host},
-                {"os", out->env.os, sizeof out->env.os},
-                {"kernel", out->env.kernel, sizeof out->env.kernel},
-                {"compiler", out->env.compiler, sizeof out->env.compiler},
-                {"harness", out->env.harness, sizeof out->env.harness},
-                {"git_revision", out->env.git_revision, sizeof out->env.git_revision},
-                {"started", out->env.started, sizeof out->env.started},
-                {"updated", out->env.updated, sizeof out->env.updated},
-                {"command", out->env.command, sizeof out->env.command},
-            };
-            for (xmlNodePtr e = s->children; e; e = e->next)
-                for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-                    if (is(e, f[i].k))
-                        text_of(e, f[i].v, f[i].l);
-        } else if (is(s, "devices")) {
-            for (xmlNodePtr e = s->children; e; e = e->next) {
-                if (!is(e, "device") || out->devs.n >= DH_MAX_DEVICES)
-                    continue;
-                int k = out->devs.n++;
-                struct dh_device_info *d = &out->devs.d[k].info;
-                sprop(e, "backend", out->devs.d[k].backend, sizeof out->devs.d[k].backend);
-                out->devs.d[k].index = iprop(e, "index", 0);
-                sprop(e, "name", d->name, sizeof d->name);
-                sprop(e, "vendor", d->vendor, sizeof d->vendor);
-                sprop(e, "platform", d->platform, sizeof d->platform);
-                sprop(e, "driver", d->driver, sizeof d->driver);
-                sprop(e, "runtime", d->runtime, sizeof d->runtime);
-                sprop(e, "arch", d->arch, sizeof d->arch);
-                sprop(e, "kind", d->kind, sizeof d->kind);
-                d->warp_width = iprop(e, "warp_width", 32);
-                d->compute_units = iprop(e, "compute_units", 0);
-                d->max_wg = iprop(e, "max_wg", 0);
-                d->clock_mhz = iprop(e, "clock_mhz", 0);
-                d->global_mem_bytes = uprop(e, "global_mem_bytes", 0);
-                d->local_mem_bytes = uprop(e, "local_mem_bytes", 0);
-            }
-        } else if (is(s, "plan")) {
-            if (!out->plan)
-                out->plan = read_plan(s);
-        } else if (is(s, "runs")) {
-            for (xmlNodePtr e = s->children; e; e = e->next) {
-                if (!is(e, "run"))
-                    continue;
-                if (out->n_runs == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    struct dh_run *v = realloc(out->runs, (size_t)cap * sizeof *v);
-                    if (!v) {
-                        xmlFreeDoc(doc);
-                        dh_resultfile_free(out);
-                        return dh_err_set(err, DH_E_RESOURCES, "out of memory reading %s", path);
-                    }
-                    out->runs = v;
-                }
-                read_run(e, &out->runs[out->n_runs++]);
-            }
-        }
-    }
-    xmlFreeDoc(doc);
     if (bad[0]) {
         dh_resultfile_free(out);
         return dh_err_set(err, DH_E_DATA, "%s: %s", path, bad);
@@ -533,6 +657,8 @@ void dh_resultfile_free(struct dh_resultfile *f)
 {
     dh_plan_rec_free(f->plan);
     f->plan = NULL;
+    for (int i = 0; i < f->n_runs; i++)
+        dh_run_release(&f->runs[i]);
     free(f->runs);
     f->runs = NULL;
     f->n_runs = 0;

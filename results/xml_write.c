@@ -124,7 +124,7 @@ static void params(xmlNodePtr p, const struct dh_pset *ps, int tunables)
     }
 }
 
-static void run_node(xmlNodePtr runs, const struct dh_run *u)
+static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
 {
     const struct dh_case *c = &u->c;
     const struct dh_result *r = &u->r;
@@ -146,12 +146,12 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
     params(xmlNewChild(n, NULL, BAD_CAST "tunables", NULL), &c->params, 1);
     if (r->message[0])
         child(n, "message", r->message);
-    if (r->options[0]) {
+    if (r->options && r->options[0]) {
         xmlNodePtr b = xmlNewChild(n, NULL, BAD_CAST "build", NULL);
         attr(b, "options", "%s", r->options);
         attr(b, "cached", "%s", r->build_cached ? "true" : "false");
         attr_d(b, "ms", r->build_ms);
-        if (r->build_log[0])
+        if (r->build_log && r->build_log[0])
             child(b, "log", r->build_log);
     }
     if (r->n > 0 && r->status == 0) {
@@ -280,6 +280,7 @@ static void run_node(xmlNodePtr runs, const struct dh_run *u)
         attr(cl, "warp_width", "%d", r->warp_width > 0 ? r->warp_width : 32);
         attr_d(cl, "share", u->ceiling_share);
     }
+    return n;
 }
 
 static const char *warp_src(enum dh_warp_source s)
@@ -300,7 +301,7 @@ static int sync_path(const char *path)
     return rc;
 }
 
-static void plan_node(xmlNodePtr root, const struct dh_plan_rec *p)
+static xmlNodePtr plan_node(xmlNodePtr root, const struct dh_plan_rec *p)
 {
     xmlNodePtr e = xmlNewChild(root, NULL, BAD_CAST "plan", NULL);
     attr(e, "hash", "%s", p->hash);
@@ -326,6 +327,18 @@ static void plan_node(xmlNodePtr root, const struct dh_plan_rec *p)
         if (nt->message[0])
             attr(c, "message", "%s", nt->message);
     }
+    return e;
+}
+
+/* Dump n (a child of the root, or of <runs> at level 2) as it stands in
+ * an indented whole-file dump, then free it. */
+static void section(xmlOutputBufferPtr out, xmlDocPtr doc, xmlNodePtr n, int level)
+{
+    xmlOutputBufferWriteString(out, level == 1 ? "  " : "    ");
+    xmlNodeDumpOutput(out, doc, n, level, 1, "UTF-8");
+    xmlOutputBufferWriteString(out, "\n");
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
 }
 
 int dh_xml_write(const char *path, const struct dh_env *env, const struct dh_devlist *devs,
@@ -338,10 +351,26 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
                       const struct dh_devlist *devs, const struct dh_run *runs, int n,
                       const struct dh_plan_rec *plan, struct dh_err *err)
 {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    /* The file is written a section at a time, each a small tree dumped
+     * and freed (a run at a time under <runs>), never the whole file's
+     * tree: the bytes are those a dump of the whole tree would give. */
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "divharness");
     xmlDocSetRootElement(doc, root);
-    attr(root, "version", "%d", DH_RESULTS_VERSION);
+    doc->encoding = xmlStrdup(BAD_CAST "UTF-8");     /* as a whole-file save sets it */
+    xmlCharEncodingHandlerPtr enc = xmlFindCharEncodingHandler("UTF-8");
+    xmlOutputBufferPtr out = xmlOutputBufferCreateFilename(tmp, enc, 0);
+    if (!out) {
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
+                          "choose another with --out)", tmp, strerror(errno));
+    }
+    char head[64];
+    snprintf(head, sizeof head, "<divharness version=\"%d\">\n", DH_RESULTS_VERSION);
+    xmlOutputBufferWriteString(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xmlOutputBufferWriteString(out, head);
     xmlNodePtr en = xmlNewChild(root, NULL, BAD_CAST "environment", NULL);
     char upd[40];
     dh_now_iso(upd, sizeof upd);
@@ -354,6 +383,7 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
     child(en, "started", env->started);
     child(en, "updated", env->updated[0] ? env->updated : upd);
     child(en, "command", env->command);
+    section(out, doc, en, 1);
     xmlNodePtr dv = xmlNewChild(root, NULL, BAD_CAST "devices", NULL);
     for (int i = 0; devs && i < devs->n; i++) {
         int used = 0;
@@ -382,17 +412,23 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
         attr(e, "local_mem_bytes", "%llu", (unsigned long long)d->local_mem_bytes);
         attr(e, "counters", "%s", d->has_counters ? "true" : "false");
     }
+    section(out, doc, dv, 1);
     if (plan)
-        plan_node(root, plan);
+        section(out, doc, plan_node(root, plan), 1);
     xmlNodePtr rs = xmlNewChild(root, NULL, BAD_CAST "runs", NULL);
-    for (int i = 0; i < n; i++)
-        if (runs[i].r.status >= 0)
-            run_node(rs, &runs[i]);
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        if (runs[i].r.status < 0)
+            continue;
+        if (!any++)
+            xmlOutputBufferWriteString(out, "  <runs>\n");
+        section(out, doc, run_node(rs, &runs[i]), 2);
+    }
+    xmlOutputBufferWriteString(out, any ? "  </runs>\n</divharness>\n" : "  <runs/>\n</divharness>\n");
+    xmlFreeDoc(doc);
 
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     int rc = 0;
-    if (xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1) < 0) {
+    if (xmlOutputBufferClose(out) < 0) {
         rc = dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
                         "choose another with --out)", tmp, strerror(errno));
         unlink(tmp);
@@ -412,6 +448,5 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
             *slash = 0;
         (void)sync_path(slash ? (*dir ? dir : "/") : ".");
     }
-    xmlFreeDoc(doc);
     return rc;
 }

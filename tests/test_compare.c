@@ -127,6 +127,7 @@ static void make_run(struct dh_run *u, const char *variant, const char *alg, int
     u->r.verified = 1;
     u->r.verify.checked = 1000;
     u->r.n = n;
+    assert_int_equal(dh_result_samples(&u->r, n), 0);
     for (int i = 0; i < n; i++) {
         u->r.kernel_ms[i] = ms * (1 + noise * jitter());
         if (!strcmp(variant, "cpu_tdr"))
@@ -242,7 +243,7 @@ static void case_verdicts(void **st)
     make_run(&b[3], "cpu_tdr", NULL, 2, 20, 0.01, 15);
     make_run(&b[4], "melded", NULL, 2, 25, 0.01, 15);
     for (int i = 0; i < 5; i++)
-        n[i] = b[i];
+        assert_int_equal(dh_run_copy(&n[i], &b[i]), 0);
     b[0].r.has_counters = n[0].r.has_counters = 1;
     b[0].r.ctr.warp_inst_executed = n[0].r.ctr.warp_inst_executed = 100;
     b[0].r.ctr.cfe = 0.50;
@@ -252,6 +253,7 @@ static void case_verdicts(void **st)
     n[2].r.verify.mismatches = 3;
     scale(&n[3], 1.50, 1);                            /* cpu_tdr: host work slower */
     dh_pset_put(&n[3].c.params, "wg", "128", 128, DH_P_TUNABLE);   /* tunable moved */
+    dh_run_release(&n[4]);
     make_run(&n[4], "melded", NULL, 4, 25, 0.01, 15);  /* new case; paths=2 one gone */
     struct dh_resultfile fb, fn;
     as_file(&fb, b, 5);
@@ -286,9 +288,11 @@ static void case_verdicts(void **st)
     assert_int_equal(c.count[DH_V_SLOWER], 2);
     dh_cmp_free(&c);
     /* a NEW run that timed out where BASE had timings fails; unsupported does not */
-    n[1] = b[1];
+    dh_run_release(&n[1]);
+    dh_run_release(&n[2]);
+    assert_int_equal(dh_run_copy(&n[1], &b[1]), 0);
     n[1].r.status = DH_E_TIMEOUT;
-    n[2] = b[2];
+    assert_int_equal(dh_run_copy(&n[2], &b[2]), 0);
     n[2].r.status = DH_E_UNSUPPORTED;
     as_file(&fn, n, 3);
     assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
@@ -371,7 +375,8 @@ static void command_exit_codes(void **st)
     make_run(&b[0], "baseline", NULL, 2, 40, 0.01, 12);
     make_run(&b[1], "gpu_tdr", "dgi", 2, 35, 0.01, 12);
     make_run(&b[2], "melded", NULL, 2, 25, 0.01, 5);     /* too few: ambiguous */
-    memcpy(n, b, sizeof b);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(dh_run_copy(&n[i], &b[i]), 0);
     write_results(tpath("base.xml"), b, 3, "Test Device");
     write_results(tpath("same.xml"), n, 3, "Test Device");
     assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("base.xml"), (char *)tpath("same.xml")),
@@ -501,7 +506,7 @@ static void merge_and_baseline(void **st)
     make_run(&a[0], "baseline", NULL, 2, 40, 0.01, 12);
     make_run(&a[1], "melded", NULL, 2, 25, 0.01, 12);
     make_run(&b[0], "baseline", NULL, 4, 50, 0.01, 12);
-    b[1] = a[1];
+    assert_int_equal(dh_run_copy(&b[1], &a[1]), 0);
     scale(&b[1], 1.5, 0);                 /* the same case measured again */
     write_results(tpath("m1.xml"), a, 2, "Test Device");
     sleep(1);                             /* b is the later file */

@@ -38,12 +38,14 @@ static void csv_and_t4(void **st)
         dh_pset_put(&c->params, "wg", "64", 64, DH_P_TUNABLE);
         dh_case_identity(c);
         runs[i].r.n = 3;
+        assert_int_equal(dh_result_samples(&runs[i].r, 3), 0);
         for (int k = 0; k < 3; k++)
             runs[i].r.kernel_ms[k] = 1.0 + i + 0.01 * k;
     }
     struct dh_tuning *t = &runs[1].tune;
     snprintf(t->strategy, sizeof t->strategy, "exhaustive");
-    t->n_eval = 2;
+    assert_non_null(dh_tuning_add(t));
+    assert_non_null(dh_tuning_add(t));
     snprintf(t->eval[0].tunables, sizeof t->eval[0].tunables, "wg=64");
     t->eval[0].ms = 2.0;
     snprintf(t->eval[1].tunables, sizeof t->eval[1].tunables, "wg=128");
@@ -73,6 +75,8 @@ static void csv_and_t4(void **st)
     assert_int_equal(dh_cmd_export(2, bad), DH_EXIT_USAGE);
     char *missing[] = {"export", "/nonexistent.xml", "--csv", "/tmp/x.csv", NULL};
     assert_int_equal(dh_cmd_export(4, missing), DH_EXIT_INFRA);
+    dh_run_release(&runs[0]);
+    dh_run_release(&runs[1]);
 }
 
 static void history(void **st)
@@ -93,6 +97,7 @@ static void history(void **st)
     dh_pset_put(&c->params, "paths", "2", 2, DH_P_WORKLOAD);
     dh_case_identity(c);
     run.r.n = 3;
+    assert_int_equal(dh_result_samples(&run.r, 3), 0);
     struct dh_env env;
     struct dh_err e = {0};
     dh_env_fill(&env, 0, NULL);
@@ -120,6 +125,7 @@ static void history(void **st)
     assert_non_null(strstr(buf, "1.5100"));
     char *one[] = {"history", "/tmp/dh-night0.xml", NULL};
     assert_int_equal(dh_cmd_history(2, one), DH_EXIT_USAGE);
+    dh_run_release(&run);
 }
 
 int main(void)

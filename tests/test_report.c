@@ -77,6 +77,7 @@ static void make_run(struct dh_run *u, const char *backend, const char *variant,
     dh_case_identity(c);
     u->r.verified = 1;
     u->r.n = 12;
+    assert_int_equal(dh_result_samples(&u->r, 12), 0);
     for (int i = 0; i < 12; i++)
         u->r.kernel_ms[i] = ms * (1 + 0.002 * (i % 5));
     if (!strcmp(variant, "gpu_tdr"))
@@ -121,6 +122,8 @@ static void write_sample(const char *path)
     }
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
 }
 
 static int report(const char *in, const char *out)

@@ -244,6 +244,7 @@ static void write_shard(const char *path, const struct dh_run *runs, int n, int 
         mine[k].r.status = k == skip ? -1 : 0;      /* -1: pending, not written */
         mine[k].r.n = 10;
         mine[k].r.verified = 1;
+        assert_int_equal(dh_result_samples(&mine[k].r, 10), 0);
         for (int s = 0; s < 10; s++)
             mine[k].r.kernel_ms[s] = 1.0 + 0.01 * s + 0.1 * k;
     }
@@ -252,6 +253,8 @@ static void write_shard(const char *path, const struct dh_run *runs, int n, int 
     dh_env_fill(&env, 4, argv);
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write_plan(path, &env, &devs, mine, m, p, &e), 0);
+    for (int k = 0; k < m; k++)
+        dh_run_release(&mine[k]);
     free(mine);
     dh_plan_rec_free(p);
 }
@@ -409,9 +412,11 @@ static void merging(void **st)
     struct dh_run one = runs[0];
     one.r.status = 0;
     one.r.n = 10;
+    assert_int_equal(dh_result_samples(&one.r, 10), 0);
     for (int s = 0; s < 10; s++)
         one.r.kernel_ms[s] = 2.0;
     assert_int_equal(dh_xml_write(tpath("old.xml"), &env, &devs, &one, 1, &e), 0);
+    dh_run_release(&one);
     assert_int_equal(dh_results_load(tpath("old.xml"), &f, &e), 0);
     assert_null(f.plan);
     dh_resultfile_free(&f);

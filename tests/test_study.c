@@ -77,6 +77,7 @@ static void make_run(struct dh_run *u, const char *backend, const char *device, 
     }
     u->r.verified = 1;
     u->r.n = 12;
+    assert_int_equal(dh_result_samples(&u->r, 12), 0);
     for (int i = 0; i < 12; i++)
         u->r.kernel_ms[i] = ms * (1 + 0.002 * (i % 5));
     if (!strcmp(variant, "cpu_tdr"))      /* host regrouping: end to end is slower */

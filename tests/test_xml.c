@@ -29,9 +29,11 @@ static void make_run(struct dh_run *u, const char *variant, double ms, int statu
     u->r.status = status;
     u->r.verified = 1;
     u->r.verify.checked = 100;
-    snprintf(u->r.options, sizeof u->r.options, "-D DH_WG=256 -D X=0x1.8p-1f");
+    assert_int_equal(dh_result_text(&u->r.options, "-D DH_WG=256 -D X=0x1.8p-1f",
+                                     DH_OPTIONS_MAX), 0);
     if (status == 0) {
         u->r.n = 12;
+        assert_int_equal(dh_result_samples(&u->r, 12), 0);
         for (int i = 0; i < 12; i++) {
             u->r.kernel_ms[i] = ms * (1 + 0.01 * i);
             u->r.host_ms[i] = 0.125;
@@ -40,7 +42,8 @@ static void make_run(struct dh_run *u, const char *variant, double ms, int statu
         u->r.ceiling = strcmp(variant, "gpu_tdr") ? 0 : 1.78;
     } else {
         snprintf(u->r.message, sizeof u->r.message, "kernel build failed: error <here>");
-        snprintf(u->r.build_log, sizeof u->r.build_log, "line 3: error: x & y\n");
+        assert_int_equal(dh_result_text(&u->r.build_log, "line 3: error: x & y\n",
+                                         DH_BUILD_LOG_MAX), 0);
     }
 }
 
@@ -117,6 +120,8 @@ static void round_trip(void **st)
     assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
     assert_true(fabs(f.runs[1].r.ceiling - 1.78) < 1e-12);
     dh_resultfile_free(&f);
+    for (int i = 0; i < 3; i++)
+        dh_run_release(&runs[i]);
     unlink(path);
 }
 
@@ -207,6 +212,8 @@ static void refused_values(void **st)
     struct dh_resultfile f;
     assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
     assert_non_null(strstr(e.msg, "appears twice"));
+    dh_run_release(&runs[0]);
+    dh_run_release(&runs[1]);
     unlink(p);
 }
 

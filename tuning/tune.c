@@ -110,16 +110,16 @@ static double eval(void *vctx, int i)
         }
     }
     x->ms[i] = ms;
-    if (t->n_eval < DH_TUNE_MAX_EVALS) {
-        int k = t->n_eval++;
-        dh_pset_format(&c.params, DH_P_TUNABLE, t->eval[k].tunables, sizeof t->eval[k].tunables);
-        t->eval[k].status = status;
-        t->eval[k].ms = ms;
-        t->eval[k].from_journal = je != NULL;
-        t->eval[k].wall_ms = wall;
-        t->eval[k].overhead_ms = overhead;
+    struct dh_tune_eval *ev = dh_tuning_add(t);      /* NULL: at the maximum, or no memory */
+    if (ev) {
+        dh_pset_format(&c.params, DH_P_TUNABLE, ev->tunables, sizeof ev->tunables);
+        ev->status = status;
+        ev->ms = ms;
+        ev->from_journal = je != NULL;
+        ev->wall_ms = wall;
+        ev->overhead_ms = overhead;
     }
-    if (x->o->verbose)
+    if (x->o->verbose && t->n_eval > 0)
         fprintf(stderr, "  tune %s %s: %s %.4f ms%s\n", c.variant, t->eval[t->n_eval - 1].tunables,
                 dh_err_name(status), ms, je ? " (journal)" : "");
     return ms;
@@ -137,6 +137,7 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
                  struct dh_err *err)
 {
     struct dh_tuning *t = &u->tune;
+    dh_tuning_release(t);
     memset(t, 0, sizeof *t);
     t->best = -1;
     if (o->mode == DH_TUNE_NONE || !u->c.bench)

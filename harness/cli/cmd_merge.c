@@ -13,6 +13,7 @@
 #include "../stats/load.h"
 #include "../stats/derive.h"
 #include "../stats/shards.h"
+#include "../../backends/cache.h"
 
 /* ---- merge ---- */
 
@@ -81,6 +82,7 @@ int dh_cmd_merge(int argc, char **argv)
     int code = DH_EXIT_INFRA, total = 0, oom = 0, problems = 0;
     struct dh_run *runs = NULL;
     const char **from = NULL;
+    int *seen = NULL;
     struct dh_plan_rec *plan = NULL;
     static struct dh_devlist devs;
     if (!in || !order) {
@@ -93,7 +95,8 @@ int dh_cmd_merge(int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < nin; i++) {
-        if (dh_results_load(names[i], &in[i], &e)) {
+        /* without intervals: the merged runs' figures are derived anew below */
+        if (dh_results_load_ex(names[i], &in[i], 0, &e)) {
             fprintf(stderr, "harness merge: %s\n", e.msg);
             goto out;
         }
@@ -115,7 +118,12 @@ int dh_cmd_merge(int argc, char **argv)
         }
     runs = calloc((size_t)(total ? total : 1), sizeof *runs);
     from = calloc((size_t)(total ? total : 1), sizeof *from);
-    if (!runs || !from) {
+    /* the merged runs by case id: open addressing, index + 1, 0 empty */
+    size_t slots = 64;
+    while (slots < 2 * (size_t)total)
+        slots *= 2;
+    seen = calloc(slots, sizeof *seen);
+    if (!runs || !from || !seen) {
         oom = 1;
         goto out;
     }
@@ -127,15 +135,17 @@ int dh_cmd_merge(int argc, char **argv)
         for (int r = 0; r < in[i].n_runs; r++) {
             const struct dh_run *u = &in[i].runs[r];
             int at = -1;
-            for (int j = 0; j < n && at < 0; j++)
-                if (!strcmp(runs[j].c.id, u->c.id))
-                    at = j;
+            size_t h = dh_fnv1a64(u->c.id, strlen(u->c.id), DH_FNV_OFFSET) & (slots - 1);
+            for (; seen[h] && at < 0; h = (h + 1) & (slots - 1))
+                if (!strcmp(runs[seen[h] - 1].c.id, u->c.id))
+                    at = seen[h] - 1;
             if (at >= 0) {
                 fprintf(stderr, "harness merge: %s: kept the run from %s (%s) over the one "
                         "from %s\n", u->c.id, name, when(&in[i]), from[at]);
                 replaced++;
             } else {
                 at = n++;
+                seen[h] = at + 1;
             }
             runs[at] = *u;
             from[at] = name;
@@ -196,6 +206,7 @@ out:
     free(order);
     free(runs);
     free(from);
+    free(seen);
     free(pos);
     dh_plan_rec_free(plan);
     return code;

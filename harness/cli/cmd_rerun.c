@@ -60,7 +60,7 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
         return DH_EXIT_USAGE;
     }
     static struct dh_run run;
-    run = rf.runs[found];
+    dh_run_move(&run, &rf.runs[found]);
     dh_resultfile_free(&rf);
     struct dh_case *c = &run.c;
     if (!c->bench) {
@@ -99,12 +99,13 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     char opts[4096];
     double old_median = run.kernel.median;
     char old_opts[4096];
-    snprintf(old_opts, sizeof old_opts, "%s", run.r.options);
+    snprintf(old_opts, sizeof old_opts, "%s", dh_text(run.r.options));
     if (!dh_source_options(c, dev, opts, sizeof opts) && old_opts[0] && strcmp(opts, old_opts))
         fprintf(stderr, "harness rerun: warning: the build options differ from the recorded "
                 "run's (the harness or the benchmark's defaults changed):\n  was: %s\n  now: %s\n",
                 old_opts, opts);
     c->profile = dev->has_counters;
+    dh_run_release(&run);
     memset(&run.r, 0, sizeof run.r);
     memset(&run.tune, 0, sizeof run.tune);
     run.tune.best = -1;

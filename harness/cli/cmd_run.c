@@ -315,7 +315,7 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
     }
     int kept = 0;
     for (int k = 0; k < old.n_runs; k++) {
-        const struct dh_run *o = &old.runs[k];
+        struct dh_run *o = &old.runs[k];
         if (o->r.status == DH_E_INTERRUPTED)
             continue;
         int at = -1;
@@ -331,7 +331,8 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
             return -1;
         }
         const struct dh_bench *b = runs[at].c.bench;
-        runs[at] = *o;
+        dh_run_release(&runs[at]);
+        dh_run_move(&runs[at], o);      /* the old file's blocks are the run's now */
         runs[at].c.bench = b;
         kept++;
     }
@@ -728,6 +729,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             infra++;
     }
     printf("\nresults: %s\n", path);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
     free(runs);
     dh_plan_rec_free(plan);
     if (rc == -DH_E_INTERRUPTED) {

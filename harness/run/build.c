@@ -44,12 +44,18 @@ int dh__build_prepare(struct dh_worker *w, const struct dh_case *c, char **src,
         rc = DH_E_UNSUPPORTED;
         goto fail;
     }
-    if ((rc = dh__build_options(w, c, c->instrumented, r->options, sizeof r->options))) {
+    char opts[DH_OPTIONS_MAX];
+    if ((rc = dh__build_options(w, c, c->instrumented, opts, sizeof opts))) {
         dh_err_set(&e, DH_E_INTERNAL, "build options do not fit");
         dh__step_fail(r, &e, rc);
         goto fail;
     }
-    if (w->dump_dir && (rc = dh_source_dump(w->dump_dir, c, *src, r->options, &e))) {
+    if (dh_result_text(&r->options, opts, sizeof opts)) {
+        dh_err_set(&e, DH_E_RESOURCES, "out of host memory");
+        dh__step_fail(r, &e, rc = DH_E_RESOURCES);
+        goto fail;
+    }
+    if (w->dump_dir && (rc = dh_source_dump(w->dump_dir, c, *src, opts, &e))) {
         dh__step_fail(r, &e, rc);
         goto fail;
     }
@@ -65,11 +71,12 @@ int dh__build(struct dh_worker *w, const char *src, struct dh_exec *x, struct dh
     struct dh_err e = {0};
     char *log = NULL;
     double t0 = dh_now_ms();
-    int rc = w->be->build(w->dev, src, r->options, &x->prog, &log, &r->build_cached, &e);
+    int rc = w->be->build(w->dev, src, dh_text(r->options), &x->prog, &log, &r->build_cached, &e);
     r->build_ms = dh_now_ms() - t0;
     if (rc) {
-        if (log)
-            snprintf(r->build_log, sizeof r->build_log, "%s", log);
+        if (log && dh_result_text(&r->build_log, log, DH_BUILD_LOG_MAX))
+            dh_result_text(&r->build_log, "(out of host memory for the build log)",
+                           DH_BUILD_LOG_MAX);
         dh__step_fail(r, &e, rc);
     }
     free(log);

@@ -89,6 +89,67 @@ static int read_timed(int fd, void *p, size_t n, double timeout_s)
     return 0;
 }
 
+/* ---- a result through the pipe: the struct, then its blocks ----
+ * (the struct's pointers are the worker's and mean nothing here) */
+struct tail {
+    int n;                      /* samples per series that follow */
+    uint32_t options_len, log_len;
+};
+
+static int send_result(int fd, const struct dh_result *r)
+{
+    struct tail t = {0};
+    t.n = r->kernel_ms && r->n > 0 ? (r->n < DH_MAX_SAMPLES ? r->n : DH_MAX_SAMPLES) : 0;
+    t.options_len = r->options ? (uint32_t)strnlen(r->options, DH_OPTIONS_MAX - 1) : 0;
+    t.log_len = r->build_log ? (uint32_t)strnlen(r->build_log, DH_BUILD_LOG_MAX - 1) : 0;
+    size_t sb = (size_t)t.n * sizeof(double);
+    return write_all(fd, r, sizeof *r) || write_all(fd, &t, sizeof t)
+        || write_all(fd, r->kernel_ms, sb) || write_all(fd, r->host_ms, sb)
+        || write_all(fd, r->xfer_ms, sb) || write_all(fd, r->options, t.options_len)
+        || write_all(fd, r->build_log, t.log_len);
+}
+
+/* A text block of len bytes from fd into *dst. */
+static int recv_text(int fd, char **dst, uint32_t len, size_t max, double timeout_s)
+{
+    if (!len)
+        return 0;
+    if (len >= max)
+        return 2;
+    if (!(*dst = malloc(len + 1)))
+        return 2;
+    (*dst)[len] = 0;
+    return read_timed(fd, *dst, len, timeout_s);
+}
+
+/* Like read_timed (0, 1 timeout, 2 EOF/error, 3 interrupted); r's blocks
+ * are its own afterwards (freed on failure). */
+static int recv_result(int fd, struct dh_result *r, double timeout_s)
+{
+    int rc = read_timed(fd, r, sizeof *r, timeout_s);
+    r->kernel_ms = r->host_ms = r->xfer_ms = NULL;
+    r->options = r->build_log = NULL;
+    r->n_room = 0;
+    if (rc)
+        return rc;
+    struct tail t;
+    if ((rc = read_timed(fd, &t, sizeof t, timeout_s)))
+        return rc;
+    int m = r->n > 0 ? (r->n < DH_MAX_SAMPLES ? r->n : DH_MAX_SAMPLES) : 0;
+    if (t.n < 0 || t.n > m || dh_result_samples(r, m))
+        return 2;
+    size_t sb = (size_t)t.n * sizeof(double);
+    if ((rc = read_timed(fd, r->kernel_ms, sb, timeout_s)) ||
+        (rc = read_timed(fd, r->host_ms, sb, timeout_s)) ||
+        (rc = read_timed(fd, r->xfer_ms, sb, timeout_s)) ||
+        (rc = recv_text(fd, &r->options, t.options_len, DH_OPTIONS_MAX, timeout_s)) ||
+        (rc = recv_text(fd, &r->build_log, t.log_len, DH_BUILD_LOG_MAX, timeout_s))) {
+        dh_result_release(r);
+        return rc;
+    }
+    return 0;
+}
+
 /* ---- device list ---- */
 static void gather_here(struct dh_devlist *l)
 {
@@ -203,7 +264,7 @@ static void worker_main(const char *backend, int index, int req, int resp,
         if (read_timed(req, &c, sizeof c, 1e9) || !c.bench)
             break;
         dh_worker_run(&w, &c, &r);
-        if (write_all(resp, &r, sizeof r))
+        if (send_result(resp, &r))
             break;
     }
     dh_worker_close(&w);
@@ -318,6 +379,7 @@ void dh_session_close(struct dh_session *s)
 
 static void fail_case(struct dh_result *r, int code, const char *msg)
 {
+    dh_result_release(r);
     memset(r, 0, sizeof *r);
     r->status = code;
     snprintf(r->message, sizeof r->message, "%s", msg);
@@ -327,6 +389,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
 {
     if (interrupted)
         return -DH_E_INTERRUPTED;
+    dh_result_release(r);               /* r is filled anew */
     if (s->dead_dev == c->device && !strcmp(s->dead_backend, c->backend)) {
         fail_case(r, s->dead_code, s->dead_msg);
         return 0;
@@ -349,6 +412,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
             s->inproc_dev = c->device;
         }
         dh_worker_run(&s->inproc, c, r);
+        dh_result_fit(r);
         return 0;
     }
     if (s->p.pid && (strcmp(s->p.backend, c->backend) || s->p.index != c->device))
@@ -365,7 +429,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
         fail_case(r, DH_E_CRASH, "the worker process is gone");
         return 0;
     }
-    int rc = read_timed(s->p.resp, r, sizeof *r, c->timeout_s);
+    int rc = recv_result(s->p.resp, r, c->timeout_s);
     if (rc == 1) {
         stop(&s->p, 1);
         char m[256];

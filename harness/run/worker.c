@@ -41,8 +41,14 @@ void dh_worker_close(struct dh_worker *w)
 void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_result *r)
 {
     const struct dh_bench *b = c->bench;
+    dh_result_release(r);
     memset(r, 0, sizeof *r);
     r->warp_width = w->info.warp_width;
+    if (dh_result_reserve(r)) {
+        r->status = DH_E_RESOURCES;
+        snprintf(r->message, sizeof r->message, "out of host memory for the samples");
+        return;
+    }
     double t0 = dh_now_ms(), t;
     int rc;
 

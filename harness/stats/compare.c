@@ -468,6 +468,10 @@ int dh_cmp_devices_differ(const struct dh_resultfile *base, const struct dh_resu
 int dh_varying_workload(const struct dh_case *const *cases, int n, char (*names)[24], int max)
 {
     int k = 0;
+    /* every name looked at once, varying or not (a name the same in every
+     * case would otherwise be looked at again for each case: n x n) */
+    const char **done = NULL;
+    int n_done = 0, cap = 0;
     for (int i = 0; i < n; i++) {
         const struct dh_pset *ps = &cases[i]->params;
         for (int p = 0; p < ps->n; p++) {
@@ -475,8 +479,8 @@ int dh_varying_workload(const struct dh_case *const *cases, int n, char (*names)
                 continue;
             const char *nm = ps->v[p].name;
             int seen = 0;
-            for (int j = 0; j < k && !seen; j++)
-                seen = !strcmp(names[j], nm);
+            for (int j = 0; j < n_done && !seen; j++)
+                seen = !strcmp(done[j], nm);
             if (seen || k >= max)
                 continue;
             const char *first = dh_pset_text(&cases[0]->params, nm, "");
@@ -485,8 +489,18 @@ int dh_varying_workload(const struct dh_case *const *cases, int n, char (*names)
                 varies = strcmp(first, dh_pset_text(&cases[j]->params, nm, "")) != 0;
             if (varies)
                 snprintf(names[k++], 24, "%s", nm);
+            if (n_done == cap) {
+                int c2 = cap ? 2 * cap : 16;
+                const char **v = realloc(done, (size_t)c2 * sizeof *v);
+                if (!v)
+                    continue;   /* looked at again next time: the same answer */
+                done = v;
+                cap = c2;
+            }
+            done[n_done++] = nm;
         }
     }
+    free(done);
     /* a stable order: by name */
     for (int i = 1; i < k; i++)
         for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {

@@ -5,6 +5,8 @@
 
 #include "derive.h"
 
+#include "../../backends/cache.h"
+
 #include "stats.h"
 
 static void e2e_of(const struct dh_result *r, double *out)
@@ -26,6 +28,40 @@ static int same_as_kernel(const struct dh_result *r)
     return 1;
 }
 
+/* A baseline's place in the index: the hash of its workload identity
+ * (what dh_same_workload compares) and its index among the runs. */
+struct wl_ref {
+    uint64_t hash;
+    int run;
+};
+
+static uint64_t mix(uint64_t h, const char *s)
+{
+    return dh_fnv1a64(s, strlen(s) + 1, h);     /* with the NUL: "ab","c" != "a","bc" */
+}
+
+static uint64_t workload_hash(const struct dh_case *c)
+{
+    char wl[400];
+    dh_pset_format(&c->params, DH_P_WORKLOAD, wl, sizeof wl);
+    uint64_t h = DH_FNV_OFFSET;
+    h = mix(h, c->suite);
+    h = mix(h, c->bench_name);
+    h = mix(h, c->backend);
+    h = mix(h, c->device_name);
+    h = mix(h, c->size);
+    return mix(h, wl);
+}
+
+/* by hash, then by file order (the first match is the lowest index) */
+static int by_hash(const void *a, const void *b)
+{
+    const struct wl_ref *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return (x->run > y->run) - (x->run < y->run);
+}
+
 void dh_run_derive(struct dh_run *runs, int n)
 {
     dh_run_derive_ex(runs, n, 1);
@@ -45,8 +81,8 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
                                                                       : dh_stats_center;
     double (*ratio)(const double *, int, const double *, int, double *, double *) =
         intervals ? dh_ratio_ci : ratio_point;
-    double e[DH_MAX_SAMPLES], eb[DH_MAX_SAMPLES];
     for (int i = 0; i < n; i++) {
+        double e[DH_MAX_SAMPLES];
         struct dh_run *u = &runs[i];
         int k = u->r.status == 0 ? u->r.n : 0;
         stats(u->r.kernel_ms, k, &u->kernel);
@@ -83,7 +119,19 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
             u->model_cfe_error = m->own.cfe - u->cfe;
         }
     }
+    /* the usable baselines by workload hash: each run finds its first
+     * matching baseline (in file order) among a few, not among all runs */
+    struct wl_ref *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+    uint64_t *hash = malloc((size_t)(n ? n : 1) * sizeof *hash);
+    int ni = 0;
+    for (int i = 0; idx && hash && i < n; i++) {
+        hash[i] = workload_hash(&runs[i].c);
+        if (!strcmp(runs[i].c.variant, "baseline") && runs[i].r.status == 0 && runs[i].r.n >= 1)
+            idx[ni++] = (struct wl_ref){hash[i], i};
+    }
+    qsort(idx, (size_t)ni, sizeof *idx, by_hash);
     for (int i = 0; i < n; i++) {
+        double e[DH_MAX_SAMPLES], eb[DH_MAX_SAMPLES];
         struct dh_run *u = &runs[i];
         u->has_speedup = 0;
         u->inv_cfe_baseline = NAN;
@@ -92,12 +140,22 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
         u->baseline_key[0] = 0;
         if (u->r.status != 0 || u->r.n < 1)
             continue;
-        for (int j = 0; j < n; j++) {
-            struct dh_run *b = &runs[j];
-            if (!strcmp(u->c.variant, "baseline"))
+        if (!strcmp(u->c.variant, "baseline"))
             continue;
-        if (strcmp(b->c.variant, "baseline") || !dh_same_workload(&u->c, &b->c)
-                || b->r.status != 0 || b->r.n < 1)
+        int lo = 0, hi = ni;
+        if (!idx || !hash)
+            hi = 0;             /* no memory for the index: no speedups */
+        else
+            while (lo < hi) {
+                int mid = lo + (hi - lo) / 2;
+                if (idx[mid].hash < hash[i])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+        for (int k = lo; idx && hash && k < ni && idx[k].hash == hash[i]; k++) {
+            struct dh_run *b = &runs[idx[k].run];
+            if (!dh_same_workload(&u->c, &b->c))
                 continue;
             u->has_speedup = 1;
             memcpy(u->baseline_key, b->c.key, sizeof u->baseline_key);
@@ -128,4 +186,6 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
             break;
         }
     }
+    free(idx);
+    free(hash);
 }

@@ -170,15 +170,59 @@ static void testcase(xmlNodePtr suite, const struct dh_cmp_case *cc, int strict,
     }
 }
 
+/* The start tag of n (no children yet) as a whole-file dump writes it. */
+static void start_tag(xmlOutputBufferPtr out, xmlDocPtr doc, xmlNodePtr n)
+{
+    xmlBufferPtr b = xmlBufferCreate();
+    if (!b)
+        return;
+    xmlNodeDump(b, doc, n, 0, 1);
+    const char *t = (const char *)xmlBufferContent(b);
+    size_t len = strlen(t);
+    if (len >= 2 && !strcmp(t + len - 2, "/>")) {
+        xmlOutputBufferWrite(out, (int)len - 2, t);
+        xmlOutputBufferWriteString(out, ">\n");
+    }
+    xmlBufferFree(b);
+}
+
+/* Dump n at level (its indentation before it), then free it. */
+static void dump_free(xmlOutputBufferPtr out, xmlDocPtr doc, xmlNodePtr n, int level)
+{
+    for (int i = 0; i < level; i++)
+        xmlOutputBufferWriteString(out, "  ");
+    xmlNodeDumpOutput(out, doc, n, level, 1, "UTF-8");
+    xmlOutputBufferWriteString(out, "\n");
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+}
+
+struct suite_sum {
+    int first;                  /* its first case */
+    int tests, fail, errs, skips;
+    double secs;
+};
+
 int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp_opts *o,
                    const char *base_path, const char *new_path, int strict,
                    struct dh_err *err)
 {
+    /* Written a testcase at a time, never the whole tree (a comparison of
+     * thousands of cases): the counts the suites' and the root's attributes
+     * carry are taken in a first pass over the cases, each testcase's tree
+     * made and freed; the second pass writes the same bytes a dump of the
+     * whole tree gives. */
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
     xmlNodePtr root = xmlNewNode(NULL, BAD_CAST "testsuites");
     xmlDocSetRootElement(doc, root);
+    doc->encoding = xmlStrdup(BAD_CAST "UTF-8");
     xmlNewProp(root, BAD_CAST "name", BAD_CAST "divharness compare");
-    int t_tests = 0, t_fail = 0, t_err = 0;
+    struct suite_sum *sum = malloc((size_t)(c->n ? c->n : 1) * sizeof *sum);
+    if (!sum) {
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory writing %s", path);
+    }
+    int t_tests = 0, t_fail = 0, t_err = 0, ns = 0;
     char ts[40];
     dh_now_iso(ts, sizeof ts);
     ts[strcspn(ts, "Z")] = 0;    /* JUnit's timestamp has no zone designator */
@@ -190,8 +234,56 @@ int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp
             seen = !strcmp(any_run(&c->cases[j])->c.suite, suite);
         if (seen)
             continue;
+        struct suite_sum *m = &sum[ns++];
+        memset(m, 0, sizeof *m);
+        m->first = i;
+        xmlNodePtr s = xmlNewChild(root, NULL, BAD_CAST "testsuite", NULL);
+        for (int j = i; j < c->n; j++) {
+            if (strcmp(any_run(&c->cases[j])->c.suite, suite))
+                continue;
+            testcase(s, &c->cases[j], strict, &m->fail, &m->errs, &m->skips);
+            m->tests++;
+            xmlChar *tm = xmlGetProp(s->last, BAD_CAST "time");
+            m->secs += tm ? strtod((const char *)tm, NULL) : 0;
+            xmlFree(tm);
+            xmlNodePtr tc = s->last;
+            xmlUnlinkNode(tc);
+            xmlFreeNode(tc);
+        }
+        xmlUnlinkNode(s);
+        xmlFreeNode(s);
+        t_tests += m->tests;
+        t_fail += m->fail;
+        t_err += m->errs;
+    }
+    attrf(root, "tests", "%d", t_tests);
+    attrf(root, "failures", "%d", t_fail);
+    attrf(root, "errors", "%d", t_err);   /* <testsuites> has no "skipped" in junit-10.xsd */
+
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    xmlOutputBufferPtr out = xmlOutputBufferCreateFilename(tmp, xmlFindCharEncodingHandler("UTF-8"), 0);
+    if (!out) {
+        free(sum);
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_IO, "cannot write JUnit file %s: %s", tmp, strerror(errno));
+    }
+    xmlOutputBufferWriteString(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    if (ns)
+        start_tag(out, doc, root);
+    for (int k = 0; k < ns; k++) {
+        const struct suite_sum *m = &sum[k];
+        const char *suite = any_run(&c->cases[m->first])->c.suite;
         xmlNodePtr s = xmlNewChild(root, NULL, BAD_CAST "testsuite", NULL);
         xmlNewProp(s, BAD_CAST "name", BAD_CAST suite);
+        attrf(s, "tests", "%d", m->tests);
+        attrf(s, "failures", "%d", m->fail);
+        attrf(s, "errors", "%d", m->errs);
+        attrf(s, "skipped", "%d", m->skips);
+        attrf(s, "time", "%.6f", m->secs);
+        attrf(s, "timestamp", "%s", ts);
+        xmlOutputBufferWriteString(out, "  ");
+        start_tag(out, doc, s);
         xmlNodePtr props = xmlNewChild(s, NULL, BAD_CAST "properties", NULL);
         prop(props, "base", "%s", base_path);
         prop(props, "new", "%s", new_path);
@@ -200,35 +292,25 @@ int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp
         prop(props, "max_spread_pct", "%g", 100 * o->max_spread);
         prop(props, "min_samples", "%d", o->min_samples);
         prop(props, "cfe_drop", "%g", o->cfe_drop);
-        int tests = 0, fail = 0, errs = 0, skips = 0;
-        double secs = 0;
-        for (int j = i; j < c->n; j++) {
+        dump_free(out, doc, props, 2);
+        int fail = 0, errs = 0, skips = 0;
+        for (int j = m->first; j < c->n; j++) {
             if (strcmp(any_run(&c->cases[j])->c.suite, suite))
                 continue;
             testcase(s, &c->cases[j], strict, &fail, &errs, &skips);
-            tests++;
-            xmlChar *tm = xmlGetProp(s->last, BAD_CAST "time");
-            secs += tm ? strtod((const char *)tm, NULL) : 0;
-            xmlFree(tm);
+            dump_free(out, doc, s->last, 2);
         }
-        attrf(s, "tests", "%d", tests);
-        attrf(s, "failures", "%d", fail);
-        attrf(s, "errors", "%d", errs);
-        attrf(s, "skipped", "%d", skips);
-        attrf(s, "time", "%.6f", secs);
-        attrf(s, "timestamp", "%s", ts);
-        t_tests += tests;
-        t_fail += fail;
-        t_err += errs;
+        xmlOutputBufferWriteString(out, "  </testsuite>\n");
+        xmlUnlinkNode(s);
+        xmlFreeNode(s);
     }
-    attrf(root, "tests", "%d", t_tests);
-    attrf(root, "failures", "%d", t_fail);
-    attrf(root, "errors", "%d", t_err);   /* <testsuites> has no "skipped" in junit-10.xsd */
-
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (ns)
+        xmlOutputBufferWriteString(out, "</testsuites>\n");
+    else                        /* no cases: the root alone */
+        dump_free(out, doc, root, 0);
+    free(sum);
     int rc = 0;
-    if (xmlSaveFormatFileEnc(tmp, doc, "UTF-8", 1) < 0) {
+    if (xmlOutputBufferClose(out) < 0) {
         rc = dh_err_set(err, DH_E_IO, "cannot write JUnit file %s: %s", tmp, strerror(errno));
         unlink(tmp);
     } else if (rename(tmp, path)) {
