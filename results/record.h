@@ -68,6 +68,8 @@ struct dh_model_result {
     int n_blocks;
     long n_items, n_classes;    /* items, distinct BBVs */
     double acquire_ms;      /* the profiling run + download */
+    int window, windows;    /* ordered BBVs (DH_BBV_WINDOW): iterations per window and
+                               windows per item; 0 and 1 (no attributes): the totals */
     int warp_width, wg, cus, slots;
     double cfe32, cfe64;    /* own order, warps of 32 and 64 */
     struct dh_model_point own, base;

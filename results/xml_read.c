@@ -299,6 +299,8 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
             m->n_items = lprop(e, "items", 0);
             m->n_classes = lprop(e, "classes", 0);
             m->acquire_ms = dprop(e, "acquire_ms", NAN);
+            m->window = iprop(e, "window", 0);
+            m->windows = iprop(e, "windows", 1);
             m->warp_width = iprop(e, "warp_width", 32);
             m->wg = iprop(e, "wg", 0);
             m->cus = iprop(e, "cus", 1);

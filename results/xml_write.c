@@ -252,6 +252,10 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         attr(mn, "items", "%ld", m->n_items);
         attr(mn, "classes", "%ld", m->n_classes);
         attr_d(mn, "acquire_ms", m->acquire_ms);
+        if (m->window > 0) {
+            attr(mn, "window", "%d", m->window);
+            attr(mn, "windows", "%d", m->windows);
+        }
         attr(mn, "warp_width", "%d", m->warp_width);
         attr(mn, "wg", "%d", m->wg);
         attr(mn, "cus", "%d", m->cus);

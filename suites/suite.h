@@ -118,6 +118,10 @@ struct dh_bench {
     /* Work-items of one launch of the profiled (baseline) kernel: the BBV
      * buffer holds n_blocks counters per item. */
     long (*items)(void *state);
+    /* (optional) Iterations of the outer loop the kernel marks with
+     * DH_BBV_STEP (dialect.h), the most any item runs, for ordered BBVs
+     * (DH_BBV_WINDOW): windows = ceil(steps / K). NULL: no step marked. */
+    long (*bbv_steps)(void *state);
     /* A declared benchmark (suites/lib/kit.h): its ops are the kit's
      * (DH_KIT), which read the declaration here. NULL: ops of its own. */
     const struct dh_kit *kit;

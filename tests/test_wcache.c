@@ -724,7 +724,7 @@ static void bbv_entries(void **st)
             for (int b = 0; b < NB; b++)
                 v[i * NB + b] = shape ? (uint32_t)(i * 7 + b) : (uint32_t)((i % 3) * 10 + b);
         struct dh_store_key k = key_of(shape ? "unique" : "classes");
-        dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, v, 12.5);
+        dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, 1, v, 12.5);
         char path[4300];
         entry_file(&wc.store, &k, path, sizeof path);
         struct stat sb;
@@ -734,12 +734,12 @@ static void bbv_entries(void **st)
         else
             assert_true(sb.st_size < ITEMS * 4 + 1000);         /* 3 vectors + the index */
         double ms = 0;
-        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, &got, &ms), 1);
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, 1, &got, &ms), 1);
         assert_memory_equal(got, v, ITEMS * NB * 4);
         assert_true(ms == 12.5);
         free(got);
         /* another workload's shape: refused */
-        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB + 1, &got, &ms), 0);
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB + 1, 1, &got, &ms), 0);
         assert_null(got);
         assert_false(exists(path));
     }
@@ -748,13 +748,13 @@ static void bbv_entries(void **st)
         for (int b = 0; b < NB; b++)
             v[i * NB + b] = (uint32_t)((i % 3) * 10 + b);
     struct dh_store_key k = key_of("bad index");
-    dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, v, 1);
+    dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, 1, v, 1);
     char hex[33], name[64];
     dh_store_key_hex(&k, hex);
     snprintf(name, sizeof name, "%s.dhw", hex);
     replant(wc.store.dir, name, bad_index);
     double ms;
-    assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, &got, &ms), 0);
+    assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, 1, &got, &ms), 0);
     assert_null(got);
     free(v);
 }

@@ -163,6 +163,31 @@ struct warp_fig {
     int div;
 };
 
+/* What a warp issues for the per-block maxima mx over its lanes: adds
+ * cycles to *tw and instructions to *wi. */
+static void warp_cost(const struct dh_bbv *b, const double *cycles, const double *inst,
+                      const uint32_t *mx, double *tw, double *wi)
+{
+    int nb = b->n_blocks;
+    for (int k = 0; k < nb; k++) {
+        *tw += cycles[k] * mx[k];
+        *wi += inst[k] * mx[k];
+    }
+    /* if-converted code (blocks.h pred_inst): issued as often as its
+     * parent runs in the warp */
+    for (int k = 0; b->pred_inst && b->parent && k < nb; k++) {
+        int p = b->parent[k];
+        if (p < 0 || p >= nb || mx[p] <= mx[k])
+            continue;
+        double extra = (double)mx[p] - (double)mx[k];
+        *wi += b->pred_inst[k] * extra;
+        *tw += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
+    }
+}
+
+/* The lanes' useful instructions and the divergence flag come from the
+ * totals; the warp's issue from the totals' maxima, or with ordered BBVs
+ * from each window's maxima, summed over the windows. */
 static void warp_figures(const struct dh_bbv *b, const double *cycles, const double *inst,
                          const int *order, long s0, long s1, uint32_t *mx, struct warp_fig *f)
 {
@@ -182,19 +207,20 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
         }
     }
     double tw = 0, wi = 0;
-    for (int k = 0; k < nb; k++) {
-        tw += cycles[k] * mx[k];
-        wi += inst[k] * mx[k];
-    }
-    /* if-converted code (blocks.h pred_inst): issued as often as its
-     * parent runs in the warp */
-    for (int k = 0; b->pred_inst && b->parent && k < nb; k++) {
-        int p = b->parent[k];
-        if (p < 0 || p >= nb || mx[p] <= mx[k])
-            continue;
-        double extra = (double)mx[p] - (double)mx[k];
-        wi += b->pred_inst[k] * extra;
-        tw += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
+    if (b->win_counts && b->n_windows > 1) {
+        size_t nwin = (size_t)b->n_windows;
+        for (size_t wn = 0; wn < nwin; wn++) {
+            for (long s = s0; s < s1; s++) {
+                size_t item = (size_t)(order ? order[s] : s);
+                const uint32_t *v = b->win_counts + (item * nwin + wn) * (size_t)nb;
+                for (int k = 0; k < nb; k++)
+                    if (s == s0 || v[k] > mx[k])
+                        mx[k] = v[k];
+            }
+            warp_cost(b, cycles, inst, mx, &tw, &wi);
+        }
+    } else {
+        warp_cost(b, cycles, inst, mx, &tw, &wi);
     }
     *f = (struct warp_fig){ti, wi, tw, div};
 }
@@ -270,6 +296,48 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
     m->t_sched = mk;
     free(fig);
     free(heap);
+}
+
+int dh_bbv_window_plan(long items, int n_blocks, long steps, long k, uint64_t limit,
+                       int *windows, uint64_t *bytes, struct dh_err *err)
+{
+    *windows = 1;
+    *bytes = (uint64_t)(items > 0 ? items : 0) * (uint64_t)(n_blocks > 0 ? n_blocks : 0) * 4;
+    if (k <= 0 || steps <= 1)
+        return 0;
+    long nw = (steps + k - 1) / k;
+    if (nw > INT32_MAX)
+        nw = INT32_MAX;
+    *windows = (int)nw;
+    *bytes *= (uint64_t)nw;
+    if (*bytes > limit) {
+        *windows = 1;
+        return dh_err_set(err, DH_E_RESOURCES,
+                          "DH_BBV_WINDOW=%ld: %ld items x %ld windows (%ld iterations) x %d "
+                          "blocks x 4 bytes = %.1f MiB of ordered BBVs, over the limit of "
+                          "%.1f MiB (DH_BBV_LIMIT_MB, and the device's largest allocation): "
+                          "choose a larger window or a smaller size, or raise "
+                          "DH_BBV_LIMIT_MB", k, items, nw, steps, n_blocks,
+                          (double)(*bytes) / 1048576.0, (double)limit / 1048576.0);
+    }
+    return 0;
+}
+
+void dh_bbv_window_sum(const uint32_t *win, long items, int windows, int n_blocks,
+                       uint32_t *totals)
+{
+    for (long i = 0; i < items; i++) {
+        uint32_t *t = totals + (size_t)i * n_blocks;
+        const uint32_t *r = win + (size_t)i * windows * n_blocks;
+        memcpy(t, r, (size_t)n_blocks * 4);
+        for (int wn = 1; wn < windows; wn++) {
+            r += n_blocks;
+            for (int k = 0; k < n_blocks; k++) {
+                uint32_t s = t[k] + r[k];
+                t[k] = s < t[k] || r[k] == 0xffffffffu ? 0xffffffffu : s;
+            }
+        }
+    }
 }
 
 long dh_bbv_overflow(const struct dh_bbv *b, int *block)

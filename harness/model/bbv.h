@@ -16,6 +16,11 @@
  *                  / (W x sum_w sum_b inst[b] max_{t in w} BBV_t[b])
  *   divergent-warp ratio  share of warps whose items' BBVs differ
  *
+ * Ordered BBVs (blocks.h win_counts, DH_BBV_WINDOW=K): the max over lanes
+ * is taken per window of K iterations and the windows summed, in the warp
+ * cost and the modeled CFE's issued instructions; the lanes' useful
+ * instructions and the divergent-warp ratio come from the totals.
+ *
  * Any item order (a regrouping) is priced from the same BBVs, so the
  * modeled speedup of a regrouping is T(identity) / T(order).
  */
@@ -72,6 +77,16 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
 
 /* Work-groups of `wg` items one compute unit runs at once under table t. */
 int dh_bbv_slots(const struct dh_latency_table *t, int wg);
+
+/* Ordered BBVs: windows of k iterations for an outer loop of `steps`
+ * (ceil(steps / k); k <= 0 or steps <= 1: one window, the totals) and
+ * the counter buffer's *bytes (items x windows x blocks x 4). Over
+ * `limit` bytes: an error naming the figures and the fix, *windows 1. */
+int dh_bbv_window_plan(long items, int n_blocks, long steps, long k, uint64_t limit,
+                       int *windows, uint64_t *bytes, struct dh_err *err);
+/* Each item's windows summed (saturating) into its totals. */
+void dh_bbv_window_sum(const uint32_t *win, long items, int windows, int n_blocks,
+                       uint32_t *totals);
 
 /* The first saturated counter (an overflow), or -1: *item, *block set. */
 long dh_bbv_overflow(const struct dh_bbv *b, int *block);

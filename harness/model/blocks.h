@@ -52,6 +52,14 @@ struct dh_bbv {
      * max_{t in w} BBV_t[b]; the lanes' useful instructions do not. */
     const double *pred_inst, *pred_cost;
     const int *parent;
+    /* Ordered BBVs (DH_BBV_WINDOW=K), else n_windows 1 and win_counts
+     * NULL: item i's counts in window k at win_counts[(i * n_windows + k)
+     * * n_blocks]; counts above is their sum over the windows. The warp
+     * cost and modeled CFE then take the max over lanes per window and sum
+     * the windows (bbv.h). */
+    int n_windows;
+    int window;                 /* K: iterations per window (0: windows off) */
+    const uint32_t *win_counts;
     double acquire_ms;          /* what obtaining them cost (profiling run + download) */
     char source[16];            /* "profile" */
 };

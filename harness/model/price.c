@@ -27,6 +27,8 @@ void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
     m->n_items = b->n_items;
     m->n_classes = n_classes;
     m->acquire_ms = b->acquire_ms;
+    m->window = b->win_counts && b->n_windows > 1 ? b->window : 0;
+    m->windows = b->win_counts && b->n_windows > 1 ? b->n_windows : 1;
     struct dh_bbv_metrics mm;
     dh_bbv_metrics(b, cyc, inst, NULL, W, m->wg, m->cus, m->slots, &mm);
     m->base = (struct dh_model_point){mm.cfe, mm.dwr, mm.t_weighted, mm.t_sched};

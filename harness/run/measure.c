@@ -65,7 +65,7 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
     /* correct first: poison, run once, compare */
     long bbv_items = 0;
     if ((rc = b->upload(w->state, x, &e))
-        || (c->instrumented && (rc = dh__profile_buffer(w, b, &x->bbv_buf, &bbv_items, &e)))
+        || (c->instrumented && (rc = dh__profile_buffer(w, b, 1, &x->bbv_buf, &bbv_items, &e)))
         || (rc = b->poison(w->state, x, &e))
         || (rc = b->run(w->state, x, -1, &s, &e)) || (rc = b->verify(w->state, x, &v, &e))) {
         dh__step_fail(r, &e, rc);

@@ -3,7 +3,14 @@
  * one run of the baseline kernel's profiling build (-D DH_BBV), verified
  * like any run, counters downloaded and checked for overflow. Obtained
  * once per workload; a failure is kept too, so the variants of one
- * workload do not repeat it. */
+ * workload do not repeat it.
+ *
+ * DH_BBV_WINDOW=K (a benchmark that marks DH_BBV_STEP and says its
+ * iterations, dh_bench bbv_steps): ordered BBVs, one row per item per
+ * window of K iterations, ceil(iterations / K) windows; the buffer
+ * (items x windows x blocks x 4 bytes) must fit DH_BBV_LIMIT_MB (default
+ * 4096) and the device's largest allocation, else the profile is refused
+ * with the figures. The windows summed are the ordinary BBVs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +20,11 @@
 #include "source.h"
 #include "steps.h"
 
-int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, struct dh_buffer **buf,
-                       long *items, struct dh_err *e)
+int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, int windows,
+                       struct dh_buffer **buf, long *items, struct dh_err *e)
 {
     *items = b->items(w->state);
-    size_t bytes = (size_t)*items * (size_t)b->n_blocks * 4;
+    size_t bytes = (size_t)*items * (size_t)b->n_blocks * (size_t)(windows > 1 ? windows : 1) * 4;
     uint32_t *zero = calloc(1, bytes);
     if (!zero)
         return dh_err_set(e, DH_E_RESOURCES, "out of host memory for %zu bytes of BBVs", bytes);
@@ -39,13 +46,66 @@ static int bbv_adopt(struct dh_worker *w, const struct dh_bench *b, long items,
     w->bbv.n_blocks = b->n_blocks;
     w->bbv.counts = w->bbv_counts;
     w->bbv.block_cost = w->bbv_cost;
+    w->bbv.n_windows = w->bbv_wcounts ? w->bbv_nwin : 1;
+    w->bbv.window = w->bbv_wcounts ? (int)w->bbv_window : 0;
+    w->bbv.win_counts = w->bbv_wcounts;
     snprintf(w->bbv.source, sizeof w->bbv.source, "profile");
     int blk = 0;
     long it = dh_bbv_overflow(&w->bbv, &blk);
     if (it >= 0)
         return dh_err_set(e, DH_E_OVERFLOW, "BBV counter overflow: block %d (%s) of item %ld "
-                          "passed 2^32-1 executions; use a smaller size or fewer iterations",
-                          blk, b->blocks[blk].name, it);
+                          "passed 2^32-1 executions%s; use a smaller size or fewer iterations",
+                          blk, b->blocks[blk].name, it,
+                          w->bbv_wcounts ? " (or the item ran more DH_BBV_STEP iterations "
+                                           "than the benchmark's bbv_steps says)" : "");
+    return 0;
+}
+
+/* DH_BBV_WINDOW (*k, 0: unset, windows off) and DH_BBV_LIMIT_MB (*limit,
+ * bytes); a bad value is an error naming it and the fix. */
+static int window_env(long *k, uint64_t *limit, struct dh_err *e)
+{
+    const char *s = getenv("DH_BBV_WINDOW");
+    char *end;
+    *k = 0;
+    *limit = (uint64_t)4096 << 20;
+    if (s && *s) {
+        long v = strtol(s, &end, 10);
+        if (*end || v < 1)
+            return dh_err_set(e, DH_E_USAGE, "DH_BBV_WINDOW=%.60s: give the iterations per "
+                              "window of ordered BBVs, a positive integer (unset: the totals)",
+                              s);
+        *k = v;
+    }
+    s = getenv("DH_BBV_LIMIT_MB");
+    if (s && *s) {
+        double v = strtod(s, &end);
+        if (*end || !(v > 0) || v > 1e9)
+            return dh_err_set(e, DH_E_USAGE, "DH_BBV_LIMIT_MB=%.60s: give the largest ordered "
+                              "BBV buffer in MiB, a positive number", s);
+        *limit = (uint64_t)(v * 1048576.0);
+    }
+    return 0;
+}
+
+/* The windows of this workload's profiling build: w->bbv_nwin and
+ * w->bbv_window (1 and 0 when off, the benchmark marks no step, or its
+ * loop is one window); an error when the buffer is over the limit. */
+static int window_plan(struct dh_worker *w, const struct dh_bench *b, struct dh_err *e)
+{
+    long k;
+    uint64_t limit, bytes;
+    int rc;
+    w->bbv_nwin = 1;
+    w->bbv_window = 0;
+    if ((rc = window_env(&k, &limit, e)) || !k || !b->bbv_steps)
+        return rc;
+    if (w->info.max_alloc_bytes && w->info.max_alloc_bytes < limit)
+        limit = w->info.max_alloc_bytes;
+    if ((rc = dh_bbv_window_plan(b->items(w->state), b->n_blocks, b->bbv_steps(w->state), k,
+                                 limit, &w->bbv_nwin, &bytes, e)))
+        return rc;
+    w->bbv_window = w->bbv_nwin > 1 ? k : 0;
     return 0;
 }
 
@@ -58,8 +118,18 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
     snprintf(bc.variant, sizeof bc.variant, "baseline");
     char opts[4096];
     int rc;
+    if ((rc = window_plan(w, b, e)))
+        return rc;
+    int nwin = w->bbv_nwin;
     if ((rc = dh__build_options(w, &bc, 1, opts, sizeof opts)))
         return dh_err_set(e, DH_E_INTERNAL, "build options do not fit");
+    if (nwin > 1) {
+        size_t o = strlen(opts);
+        int n = snprintf(opts + o, sizeof opts - o, " -D DH_BBV_WIN=%ld -D DH_BBV_WINS=%d",
+                         w->bbv_window, nwin);
+        if (n < 0 || (size_t)n >= sizeof opts - o)
+            return dh_err_set(e, DH_E_INTERNAL, "build options do not fit");
+    }
     char *src = dh_source_assemble(&bc);
     if (!src)
         return dh_err_set(e, DH_E_RESOURCES, "out of host memory");
@@ -74,9 +144,18 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
             free(src);
             return dh_err_set(e, DH_E_RESOURCES, "out of host memory");
         }
-        if (dh__wcache_bbv_load(w, c, &key, items, b->n_blocks, &w->bbv_counts,
+        uint32_t *got = NULL;
+        if (dh__wcache_bbv_load(w, c, &key, items, b->n_blocks, nwin, &got,
                                 &w->bbv.acquire_ms)) {
             free(src);
+            if (nwin > 1) {
+                w->bbv_wcounts = got;
+                if (!(w->bbv_counts = malloc((size_t)items * b->n_blocks * 4 + 1)))
+                    return dh_err_set(e, DH_E_RESOURCES, "out of host memory for BBVs");
+                dh_bbv_window_sum(got, items, nwin, b->n_blocks, w->bbv_counts);
+            } else {
+                w->bbv_counts = got;
+            }
             return bbv_adopt(w, b, items, e);
         }
     }
@@ -98,27 +177,34 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
     long items = 0;
     size_t bytes = 0;
     double t0 = 0;
-    if ((rc = b->upload(w->state, &x, e)) || (rc = dh__profile_buffer(w, b, &x.bbv_buf, &items, e)))
+    uint32_t *dst = NULL;
+    if ((rc = b->upload(w->state, &x, e))
+        || (rc = dh__profile_buffer(w, b, nwin, &x.bbv_buf, &items, e)))
         goto out;
-    bytes = (size_t)items * (size_t)b->n_blocks * 4;
-    if (!(w->bbv_counts = malloc(bytes))
+    bytes = (size_t)items * (size_t)b->n_blocks * (size_t)nwin * 4;
+    if (!(w->bbv_counts = malloc((size_t)items * (size_t)b->n_blocks * 4 + 1))
+        || (nwin > 1 && !(w->bbv_wcounts = malloc(bytes)))
         || (!w->bbv_cost && !(w->bbv_cost = malloc((size_t)b->n_blocks * 8)))) {
         rc = dh_err_set(e, DH_E_RESOURCES, "out of host memory for %zu bytes of BBVs", bytes);
         goto out;
     }
+    /* the counters land here: the windows, or the totals themselves */
+    dst = nwin > 1 ? w->bbv_wcounts : w->bbv_counts;
     /* one untimed launch first (a runtime may compile lazily at the first
      * launch, a one-time cost), then zeroed counters, the timed run and
      * the download */
     if ((rc = b->run(w->state, &x, -299, &s, e)))
         goto out;
-    memset(w->bbv_counts, 0, bytes);
-    if ((rc = w->be->copy(x.bbv_buf, w->bbv_counts, bytes, DH_TO_DEVICE, e))
+    memset(dst, 0, bytes);
+    if ((rc = w->be->copy(x.bbv_buf, dst, bytes, DH_TO_DEVICE, e))
         || (rc = b->poison(w->state, &x, e)))
         goto out;
     t0 = dh_now_ms();
     if ((rc = b->run(w->state, &x, -300, &s, e))
-        || (rc = w->be->copy(x.bbv_buf, w->bbv_counts, bytes, DH_TO_HOST, e)))
+        || (rc = w->be->copy(x.bbv_buf, dst, bytes, DH_TO_HOST, e)))
         goto out;
+    if (nwin > 1)
+        dh_bbv_window_sum(dst, items, nwin, b->n_blocks, w->bbv_counts);
     w->bbv.acquire_ms = dh_now_ms() - t0;
     if ((rc = b->verify(w->state, &x, &v, e)))
         goto out;
@@ -128,7 +214,7 @@ static int acquire(struct dh_worker *w, const struct dh_case *c, struct dh_err *
         goto out;
     }
     if (!(rc = bbv_adopt(w, b, items, e)) && w->wkey_ok)
-        dh__wcache_bbv_save(w, c, &key, items, b->n_blocks, w->bbv_counts, w->bbv.acquire_ms);
+        dh__wcache_bbv_save(w, c, &key, items, b->n_blocks, nwin, dst, w->bbv.acquire_ms);
 out:
     dh__exec_teardown(w, b, &x);
     return rc;
@@ -220,7 +306,8 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
             snprintf(w->bbv_message, sizeof w->bbv_message, "%s",
                      e.msg[0] ? e.msg : dh_strerror(w->bbv_status));
             free(w->bbv_counts);
-            w->bbv_counts = NULL;
+            free(w->bbv_wcounts);
+            w->bbv_counts = w->bbv_wcounts = NULL;
             memset(&w->bbv, 0, sizeof w->bbv);
         }
     }
@@ -262,6 +349,12 @@ int dh__profile_bbv(struct dh_worker *w, const struct dh_case *c,
     struct dh_err e = {0};
     int rc;
     if ((rc = dh_latency_table_for(&w->info, table, &e))) {
+        dh__step_fail(r, &e, rc);
+        return rc;
+    }
+    uint64_t limit;
+    long k;
+    if ((rc = window_env(&k, &limit, &e))) {
         dh__step_fail(r, &e, rc);
         return rc;
     }

@@ -48,9 +48,10 @@ int dh__build(struct dh_worker *w, const char *src, struct dh_exec *x, struct dh
 int dh__profile_bbv(struct dh_worker *w, const struct dh_case *c,
                     struct dh_latency_table *table, const struct dh_bbv **bbv,
                     int *want_model, struct dh_result *r);
-/* A zeroed counter buffer for every item of the current upload. */
-int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, struct dh_buffer **buf,
-                       long *items, struct dh_err *e);
+/* A zeroed counter buffer for every item of the current upload, in
+ * `windows` rows each (1: the totals; more: ordered BBVs). */
+int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, int windows,
+                       struct dh_buffer **buf, long *items, struct dh_err *e);
 
 /* measure.c: upload, verify the first run, warm up, the timed runs on
  * poisoned outputs, verify again, check the timings. */

@@ -275,13 +275,16 @@ void dh__wcache_bbv_key(const struct dh_worker *w, const struct dh_case *c,
     dh_keyb_str(&kb, "backend", w->be->name);
     dh_keyb_str(&kb, "device", w->info.name);
     dh_keyb_str(&kb, "driver", w->info.driver);
+    if (w->bbv_nwin > 1)       /* ordered BBVs: their windows (off: the key as before) */
+        dh_keyb_int(&kb, "bbv_windows", w->bbv_nwin);
     dh_keyb_final(&kb, k);
 }
 
 /* The payload: a head (items, blocks, the acquire_ms of the run that
- * made them, the number of distinct BBVs, 0 for none listed), then either
- * every item's counts, or the distinct BBVs and each item's index into
- * them. Most workloads have few distinct BBVs (micro's 4M items have 2 to
+ * made them, the number of distinct BBVs, 0 for none listed), with
+ * ordered BBVs (windows > 1) a 64-bit count of windows, then either
+ * every item's counts (a row: windows x blocks), or the distinct rows and
+ * each item's index into them. Most workloads have few distinct BBVs (micro's 4M items have 2 to
  * 8; srad's 16M, 27): 784 MiB of counts become 16 MiB. */
 struct bbv_head {
     uint64_t items, n_blocks;
@@ -331,7 +334,7 @@ static int bbv_classes(const uint32_t *counts, long items, int nb, long most, ui
 }
 
 int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
-                        const struct dh_store_key *k, long items, int n_blocks,
+                        const struct dh_store_key *k, long items, int n_blocks, int windows,
                         uint32_t **counts, double *acquire_ms)
 {
     *counts = NULL;
@@ -345,16 +348,32 @@ int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
     if (got <= 0)
         return 0;
     struct bbv_head head;
+    if (windows < 1)
+        windows = 1;
+    int nb = n_blocks;
+    n_blocks *= windows;       /* a row: the item's windows */
     size_t row = (size_t)n_blocks * 4, bytes = (size_t)items * row;
     uint32_t *uniq = NULL, *idx = NULL;
     enum { CHUNK = 1 << 16 };
     if (dh_store_read(&r, &head, sizeof head, why, sizeof why))
         goto bad;
+    if (windows > 1) {
+        uint64_t nw = 0;
+        if (dh_store_read(&r, &nw, sizeof nw, why, sizeof why))
+            goto bad;
+        if (nw != (uint64_t)windows) {
+            snprintf(why, sizeof why, "%llu BBV windows, the profiling build has %d",
+                     (unsigned long long)nw, windows);
+            goto bad;
+        }
+    }
+    head.n_blocks *= (uint64_t)windows;
     if (head.items != (uint64_t)items || head.n_blocks != (uint64_t)n_blocks
         || head.n_unique > (uint64_t)items) {
         snprintf(why, sizeof why, "%llu items x %llu blocks (%llu distinct), the workload has "
-                 "%ld x %d", (unsigned long long)head.items, (unsigned long long)head.n_blocks,
-                 (unsigned long long)head.n_unique, items, n_blocks);
+                 "%ld x %d", (unsigned long long)head.items,
+                 (unsigned long long)head.n_blocks / (uint64_t)windows,
+                 (unsigned long long)head.n_unique, items, nb);
         goto bad;
     }
     if (!(*counts = malloc(bytes ? bytes : 1))) {
@@ -412,23 +431,25 @@ bad:
 }
 
 void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
-                         const struct dh_store_key *k, long items, int n_blocks,
+                         const struct dh_store_key *k, long items, int n_blocks, int windows,
                          const uint32_t *counts, double acquire_ms)
 {
     if (!w->wcache)
         return;
     struct bbv_head head = {(uint64_t)items, (uint64_t)n_blocks, acquire_ms, 0};
+    uint64_t nw = windows > 1 ? (uint64_t)windows : 1;
+    n_blocks *= (int)nw;       /* a row: the item's windows */
     size_t row = (size_t)n_blocks * 4, bytes = (size_t)items * row;
     /* listed when that is smaller: fewer distinct BBVs than items / 4 */
     uint32_t *index = items > 0 && n_blocks > 1 ? malloc((size_t)items * 4) : NULL;
     long *first = NULL, n_unique = 0;
     if (index && !bbv_classes(counts, items, n_blocks, items / 4, index, &first, &n_unique))
         head.n_unique = (uint64_t)n_unique;
-    uint64_t payload = sizeof head + (head.n_unique ? head.n_unique * row + (uint64_t)items * 4
-                                                    : bytes);
+    uint64_t payload = sizeof head + (nw > 1 ? sizeof nw : 0)
+                       + (head.n_unique ? head.n_unique * row + (uint64_t)items * 4 : bytes);
     char label[700], what[200], why[256];
-    snprintf(what, sizeof what, "BBVs %s %.120s wg=%s", w->be->name, w->info.name,
-             dh_pset_text(&c->params, "wg", "?"));
+    snprintf(what, sizeof what, "BBVs %s %.120s wg=%s%s", w->be->name, w->info.name,
+             dh_pset_text(&c->params, "wg", "?"), nw > 1 ? " windowed" : "");
     workload_label(c, what, label, sizeof label);
     struct dh_store_writer wr;
     struct dh_err e = {0};
@@ -440,6 +461,8 @@ void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
     }
     if (!rc)
         rc = dh_store_write(&wr, &head, sizeof head, &e);
+    if (!rc && nw > 1)
+        rc = dh_store_write(&wr, &nw, sizeof nw, &e);
     if (head.n_unique) {
         for (long u = 0; !rc && u < n_unique; u++)
             rc = dh_store_write(&wr, counts + (size_t)first[u] * n_blocks, row, &e);

@@ -77,13 +77,15 @@ void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
 void dh__wcache_bbv_key(const struct dh_worker *w, const struct dh_case *c,
                         const struct dh_store_key *workload, const char *src,
                         const char *opts, struct dh_store_key *k);
-/* items x n_blocks counts into a new array (*counts, the caller frees)
- * and the acquire_ms of the run that made them: 1 loaded, 0 not. */
+/* items x windows x n_blocks counts (windows 1: the totals; more:
+ * ordered BBVs, DH_BBV_WINDOW) into a new array (*counts, the caller
+ * frees) and the acquire_ms of the run that made them: 1 loaded, 0 not.
+ * The key names the windows too (w->bbv_nwin above 1). */
 int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
-                        const struct dh_store_key *k, long items, int n_blocks,
+                        const struct dh_store_key *k, long items, int n_blocks, int windows,
                         uint32_t **counts, double *acquire_ms);
 void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
-                         const struct dh_store_key *k, long items, int n_blocks,
+                         const struct dh_store_key *k, long items, int n_blocks, int windows,
                          const uint32_t *counts, double acquire_ms);
 
 #endif

@@ -24,6 +24,10 @@ struct dh_worker {
      * the variants of one workload do not repeat a failing profile) */
     struct dh_bbv bbv;
     uint32_t *bbv_counts;
+    uint32_t *bbv_wcounts;         /* ordered BBVs (DH_BBV_WINDOW): items x bbv_nwin x
+                                      blocks, bbv_counts their sums; else NULL */
+    int bbv_nwin;                  /* windows of the profiling build (0, 1: none) */
+    long bbv_window;               /* K, iterations per window (0: windows off) */
     double *bbv_cost;
     double *bbv_sass;              /* DH_BLOCK_COSTS=sass: cycles[nb], inst[nb], then
                                       the guarded part of each (sass+pred) */

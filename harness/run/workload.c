@@ -10,6 +10,10 @@
 static void drop_bbv(struct dh_worker *w)
 {
     free(w->bbv_counts);
+    free(w->bbv_wcounts);
+    w->bbv_wcounts = NULL;
+    w->bbv_nwin = 0;
+    w->bbv_window = 0;
     free(w->bbv_cost);
     free(w->bbv_sass);
     free(w->bbv_parent);

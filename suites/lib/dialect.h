@@ -147,6 +147,19 @@ typedef unsigned long long dh_mask_t;
  * a saturated counter as an overflow (an error), never as a count. Block
  * ids are the benchmark's own (its block table in the host code lists
  * their names and operation mixes, in id order).
+ *
+ * Ordered BBVs (docs/model.md): a kernel whose items run an outer loop
+ * (gdt's days) marks its top with
+ *   DH_BBV_STEP();      one iteration of the item's outer loop begins
+ * and its host side says how many iterations an item runs (dh_bench
+ * bbv_steps). With DH_BBV_WINDOW=K the harness's profiling build adds
+ * -D DH_BBV_WIN=K -D DH_BBV_WINS=<windows>: each item then has DH_BBV_WINS
+ * rows of DH_BBV_NB counters (item-major, window next), and iterations
+ * wK .. wK+K-1 count into row w (what runs before the first step counts
+ * into row 0, what runs after the last into the last row). A step past
+ * the last row saturates that row's first counter: the harness reports
+ * it as an overflow. Without DH_BBV_WIN (timed builds, windows off) the
+ * marker is nothing.
  */
 #ifdef DH_BBV
 #ifndef DH_BBV_NB
@@ -155,8 +168,32 @@ typedef unsigned long long dh_mask_t;
 #define DH_BBV_KARGS , DH_GLOBAL unsigned *dh__bbv_base
 #define DH_BBV_FARGS , DH_GLOBAL unsigned *dh__bbv
 #define DH_BBV_PASS , dh__bbv
+#ifdef DH_BBV_WIN
+#ifndef DH_BBV_WINS
+#error "a windowed profiling build (DH_BBV_WIN) needs DH_BBV_WINS, the windows per item"
+#endif
+/* dh__bbv_k: the item's steps so far; its row: window (k - 1) / K */
+#define DH_BBV_ITEM(i)                                                           \
+    unsigned dh__bbv_k = 0;                                                      \
+    DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB * DH_BBV_WINS
+#define DH_BBV_REITEM(i)                                                         \
+    (dh__bbv = dh__bbv_base + ((size_t)(i) * DH_BBV_WINS                        \
+                               + (dh__bbv_k ? (dh__bbv_k - 1u) / DH_BBV_WIN : 0u)) * DH_BBV_NB)
+#define DH_BBV_STEP()                                                            \
+    do {                                                                         \
+        if (dh__bbv_k && dh__bbv_k % DH_BBV_WIN == 0) {                          \
+            if ((dh__bbv_k - 1u) / DH_BBV_WIN + 1u < DH_BBV_WINS)                 \
+                dh__bbv += DH_BBV_NB;                                            \
+            else                                                                 \
+                dh__bbv[0] = 0xffffffffu;   /* more steps than declared */       \
+        }                                                                        \
+        dh__bbv_k++;                                                             \
+    } while (0)
+#else
 #define DH_BBV_ITEM(i) DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB
 #define DH_BBV_REITEM(i) (dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB)
+#define DH_BBV_STEP() do { } while (0)
+#endif
 DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 {
     unsigned c = *p, s = c + n;
@@ -172,6 +209,7 @@ DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 #define DH_BBV_REITEM(i) ((void)0)
 #define DH_BB(id) do { } while (0)
 #define DH_BB_N(id, n) do { } while (0)
+#define DH_BBV_STEP() do { } while (0)
 #endif
 
 #endif

@@ -229,10 +229,17 @@ static const struct dh_kit kit = {
              "bytes = 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
 
+/* the day loop's iterations (DH_BBV_STEP at its top in every kernel) */
+static long gdt_steps(void *state)
+{
+    const struct dh_khost *h = state;
+    return (long)dh_pset_num(&h->vars, "days", 0) - GDT_WARM;
+}
+
 const struct dh_bench dh_bench_frontier_gdt = {
     .suite = "frontier", .name = "gdt", .source = dh_src_frontier_gdt,
     .summary = "GP decision tree trading one instrument per item over ~2 years of daily "
                "data, 3 layers",
     .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    DH_BENCH_BLOCKS(blocks, "memory"), DH_KIT(kit),
+    DH_BENCH_BLOCKS(blocks, "memory"), DH_KIT(kit), .bbv_steps = gdt_steps,
 };
