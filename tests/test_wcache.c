@@ -500,6 +500,18 @@ static void bbv_keys(void **st)
     w.be = &cuda_named;
     dh__wcache_bbv_key(&w, &c, &wl, "src", "-D DH_WG=256", &k);
     assert_memory_not_equal(k0.b, k.b, 16);
+    w.be = dh_backend_find("opencl");
+    /* ordered BBVs: the windows (one window, or none: the key as before) */
+    w.bbv_nwin = 1;
+    dh__wcache_bbv_key(&w, &c, &wl, "src", "-D DH_WG=256", &k);
+    assert_memory_equal(k0.b, k.b, 16);
+    w.bbv_nwin = 28;
+    dh__wcache_bbv_key(&w, &c, &wl, "src", "-D DH_WG=256", &k);
+    assert_memory_not_equal(k0.b, k.b, 16);
+    struct dh_store_key k28 = k;
+    w.bbv_nwin = 110;
+    dh__wcache_bbv_key(&w, &c, &wl, "src", "-D DH_WG=256", &k);
+    assert_memory_not_equal(k28.b, k.b, 16);
 }
 
 static void replant(const char *dir, const char *name, void (*fn)(char *p, size_t n));
@@ -756,6 +768,55 @@ static void bbv_entries(void **st)
     double ms;
     assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, 1, &got, &ms), 0);
     assert_null(got);
+    free(v);
+}
+
+/* Ordered BBVs: items x windows x blocks stored (as distinct rows when
+ * few, as they are when most differ) and read back whole; read as
+ * another number of windows (a key collision, or a file from another
+ * build), refused and removed */
+static void bbv_windowed_entries(void **st)
+{
+    (void)st;
+    struct dh_worker w;
+    struct dh_wcache wc;
+    worker_with(&w, &wc, "bbvwin");
+    w.be = dh_backend_find("opencl");
+    snprintf(w.info.name, sizeof w.info.name, "dev");
+    struct dh_case c;
+    tcase(&c, &tbench, 1);
+    enum { ITEMS = 6000, NB = 3, NW = 4 };
+    uint32_t *v = malloc(ITEMS * NW * NB * 4), *got = NULL;
+    for (int shape = 0; shape < 2; shape++) {
+        for (long i = 0; i < ITEMS; i++)
+            for (int q = 0; q < NW; q++)
+                for (int b = 0; b < NB; b++)
+                    v[(i * NW + q) * NB + b] = shape ? (uint32_t)(i * 5 + q * 3 + b)
+                                                     : (uint32_t)((i % 4) * 10 + q + b);
+        struct dh_store_key k = key_of(shape ? "win unique" : "win classes");
+        dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, NW, v, 7.25);
+        char path[4300];
+        entry_file(&wc.store, &k, path, sizeof path);
+        struct stat sb;
+        assert_int_equal(stat(path, &sb), 0);
+        if (shape)
+            assert_true(sb.st_size > ITEMS * NW * NB * 4);
+        else
+            assert_true(sb.st_size < ITEMS * 4 + 1000);
+        double ms = 0;
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, NW, &got, &ms), 1);
+        assert_memory_equal(got, v, ITEMS * NW * NB * 4);
+        assert_true(ms == 7.25);
+        free(got);
+        /* the totals' shape, or other windows: refused, the entry gone */
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB, 1, &got, &ms), 0);
+        assert_null(got);
+        assert_false(exists(path));
+        dh__wcache_bbv_save(&w, &c, &k, ITEMS, NB, NW, v, 7.25);
+        assert_int_equal(dh__wcache_bbv_load(&w, &c, &k, ITEMS, NB * 2, NW / 2, &got, &ms), 0);
+        assert_null(got);
+        assert_false(exists(path));
+    }
     free(v);
 }
 
@@ -1159,6 +1220,7 @@ int main(void)
         cmocka_unit_test(bbv_keys),
         cmocka_unit_test(host_data),
         cmocka_unit_test(bbv_entries),
+        cmocka_unit_test(bbv_windowed_entries),
         cmocka_unit_test(write_fails),
         cmocka_unit_test(cache_command),
         cmocka_unit_test(warm_equals_cold),

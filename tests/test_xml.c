@@ -67,6 +67,16 @@ static void round_trip(void **st)
     runs[0].r.measure_ms = 1200.125;
     runs[0].r.model_ms = 3.5;
     runs[0].r.counters_ms = 310.75;
+    /* the model: ordered BBVs on the baseline, the totals on gpu_tdr */
+    for (int i = 0; i < 2; i++) {
+        struct dh_model_result *m = &runs[i].r.model;
+        *m = (struct dh_model_result){.valid = 1, .table = "nvidia-sm90", .bbv_source = "profile",
+                                      .n_blocks = 18, .n_items = 1024, .n_classes = 1022,
+                                      .acquire_ms = 54.5, .warp_width = 32, .wg = 256, .cus = 2,
+                                      .slots = 8, .cfe32 = 0.25, .cfe64 = 0.125,
+                                      .window = i ? 0 : 16, .windows = i ? 1 : 28};
+        m->own = m->base = (struct dh_model_point){0.25, 1, 1000, 500};
+    }
     dh_run_derive(runs, 3);
     assert_true(runs[0].host.median == 2.5);                   /* of the 4, not 12 */
     assert_true(dh_e2e_sample(&runs[0].r, 5) == runs[0].r.kernel_ms[5] + 2.0);
@@ -119,7 +129,24 @@ static void round_trip(void **st)
     assert_true(f.runs[1].has_speedup);
     assert_true(fabs(f.runs[1].sp_kernel - runs[1].sp_kernel) < 1e-9);
     assert_true(fabs(f.runs[1].r.ceiling - 1.78) < 1e-12);
+    assert_true(f.runs[0].r.model.valid && f.runs[1].r.model.valid);
+    assert_int_equal(f.runs[0].r.model.window, 16);
+    assert_int_equal(f.runs[0].r.model.windows, 28);
+    assert_int_equal(f.runs[1].r.model.window, 0);            /* no attributes: the totals */
+    assert_int_equal(f.runs[1].r.model.windows, 1);
+    assert_true(f.runs[0].r.model.cfe32 == 0.25);
     dh_resultfile_free(&f);
+    /* the totals' <model> carries no window attributes */
+    FILE *fp = fopen(path, "r");
+    static char text[1 << 17];
+    size_t got = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[got] = 0;
+    assert_int_equal(strstr(text, " windows=\"28\"") != NULL, 1);
+    char *second = strstr(strstr(text, "<model ") + 1, "<model ");
+    assert_non_null(second);
+    *strchr(second, '>') = 0;
+    assert_null(strstr(second, "window"));
     for (int i = 0; i < 3; i++)
         dh_run_release(&runs[i]);
     unlink(path);

@@ -280,12 +280,13 @@ void dh__wcache_bbv_key(const struct dh_worker *w, const struct dh_case *c,
     dh_keyb_final(&kb, k);
 }
 
-/* The payload: a head (items, blocks, the acquire_ms of the run that
- * made them, the number of distinct BBVs, 0 for none listed), with
- * ordered BBVs (windows > 1) a 64-bit count of windows, then either
- * every item's counts (a row: windows x blocks), or the distinct rows and
- * each item's index into them. Most workloads have few distinct BBVs (micro's 4M items have 2 to
- * 8; srad's 16M, 27): 784 MiB of counts become 16 MiB. */
+/* The payload: a head (items, counters per item: blocks x windows, the
+ * acquire_ms of the run that made them, the number of distinct rows, 0
+ * for none listed), with ordered BBVs (windows > 1) a 64-bit count of
+ * windows, then either every item's counts (a row: windows x blocks), or
+ * the distinct rows and each item's index into them. Most workloads have
+ * few distinct BBVs (micro's 4M items have 2 to 8; srad's 16M, 27): 784
+ * MiB of counts become 16 MiB. */
 struct bbv_head {
     uint64_t items, n_blocks;
     double acquire_ms;
@@ -367,13 +368,12 @@ int dh__wcache_bbv_load(struct dh_worker *w, const struct dh_case *c,
             goto bad;
         }
     }
-    head.n_blocks *= (uint64_t)windows;
     if (head.items != (uint64_t)items || head.n_blocks != (uint64_t)n_blocks
         || head.n_unique > (uint64_t)items) {
-        snprintf(why, sizeof why, "%llu items x %llu blocks (%llu distinct), the workload has "
-                 "%ld x %d", (unsigned long long)head.items,
-                 (unsigned long long)head.n_blocks / (uint64_t)windows,
-                 (unsigned long long)head.n_unique, items, nb);
+        snprintf(why, sizeof why, "%llu items x %llu counters (%llu distinct), the workload "
+                 "has %ld x %d (%d blocks x %d windows)", (unsigned long long)head.items,
+                 (unsigned long long)head.n_blocks,
+                 (unsigned long long)head.n_unique, items, n_blocks, nb, windows);
         goto bad;
     }
     if (!(*counts = malloc(bytes ? bytes : 1))) {
@@ -439,6 +439,7 @@ void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
     struct bbv_head head = {(uint64_t)items, (uint64_t)n_blocks, acquire_ms, 0};
     uint64_t nw = windows > 1 ? (uint64_t)windows : 1;
     n_blocks *= (int)nw;       /* a row: the item's windows */
+    head.n_blocks = (uint64_t)n_blocks;
     size_t row = (size_t)n_blocks * 4, bytes = (size_t)items * row;
     /* listed when that is smaller: fewer distinct BBVs than items / 4 */
     uint32_t *index = items > 0 && n_blocks > 1 ? malloc((size_t)items * 4) : NULL;
