@@ -1,5 +1,5 @@
-/* test_bbvwin.c — ordered BBVs (DH_BBV_WINDOW, docs/model.md "Ordered
- * BBVs"): the windowed warp cost on a hand-made case where the totals hide
+/* test_bbvwin.c — ordered BBVs (DH_BBV_WINDOW, docs/model.md "Part 2:
+ * ordered BBVs"): the windowed warp cost on a hand-made case where the totals hide
  * the order, windows summing to the totals, the totals' pricing untouched
  * when the windows say nothing more, the buffer's limit, and (needs an
  * OpenCL device, else SKIPPED) profiling runs of frontier/gdt at size small

@@ -148,7 +148,7 @@ typedef unsigned long long dh_mask_t;
  * ids are the benchmark's own (its block table in the host code lists
  * their names and operation mixes, in id order).
  *
- * Ordered BBVs (docs/model.md): a kernel whose items run an outer loop
+ * Ordered BBVs (docs/model.md "Part 2: ordered BBVs"): a kernel whose items run an outer loop
  * (gdt's days) marks its top with
  *   DH_BBV_STEP();      one iteration of the item's outer loop begins
  * and its host side says how many iterations an item runs (dh_bench
