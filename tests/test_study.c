@@ -149,6 +149,8 @@ static void write_sample(const char *path)
     }
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
 }
 
 static int col_of(const struct dh_study *s, const char *dev)
@@ -323,6 +325,8 @@ static void geomeans(void **st)
     assert_int_equal(dh_study_baseline_wins(&s2, NULL, 0), 1);
     assert_int_equal(s2.cols[0].warp_width, 32);      /* from the runs: no device list */
     dh_study_free(&s2);
+    for (int i = 0; i < 4; i++)
+        dh_run_release(&runs[i]);
     /* the baseline is the best only when every technique is slower beyond
      * its interval: a noisy one that may be faster keeps it open */
     static struct dh_run nr[3];
@@ -340,6 +344,8 @@ static void geomeans(void **st)
     assert_int_equal(s2.best[0], sm);
     assert_int_equal(s2.best_clear[0], 0);
     dh_study_free(&s2);
+    for (int i = 0; i < 3; i++)
+        dh_run_release(&nr[i]);
     dh_study_free(&s);
     dh_resultfile_free(&rf);
 }

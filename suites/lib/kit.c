@@ -8,24 +8,10 @@
 #include <string.h>
 
 #include "../../harness/support/expr.h"
+#include "kit_int.h"
 #include "regroup.h"
 #include "warpvotes.h"
 
-/* the case on the device, upload .. teardown */
-struct dh_kcase {
-    int rot, wg, cpu_tdr, rr;
-    int host_done;                /* cpu_tdr: perm and stage hold this case's
-                                     regrouping (reusable: dh_exec.host_reuse) */
-    int present[DH_KIT_MAXBUF];
-    const struct dh_kentry *entry;
-    struct dh_buffer *dev[DH_KIT_MAXBUF][DH_KIT_MAXROT];
-    struct dh_buffer *perm_buf;
-    int *perm, *key;
-    void *stage[DH_KIT_MAXBUF];   /* cpu_tdr: inputs in the regrouped order */
-    void *got[DH_KIT_MAXBUF];     /* outputs in item order */
-    void *tmp;                    /* a download in the regrouped order; poison */
-    size_t tmp_bytes;
-};
 
 size_t dh_ktype_size(enum dh_ktype t)
 {
@@ -92,7 +78,6 @@ static int used_by(const struct dh_kbuf *b, const char *variant)
 }
 
 /* what the host sends (in, inout) and what it checks (out, inout) */
-static int is_input(const struct dh_kbuf *d) { return d->role == DH_IN || d->role == DH_INOUT; }
 static int is_output(const struct dh_kbuf *d) { return d->role == DH_OUT || d->role == DH_INOUT; }
 
 static int is_rr(const struct dh_case *c)
@@ -287,7 +272,7 @@ static int sort_by_keys(const struct dh_kit *k, const struct dh_pset *vars, int 
     if (!k->sort_by)
         return 0;
     int b = dh_kit_buf_index(k, k->sort_by);
-    if (b < 0 || !(k->bufs[b].flags & DH_KB_ITEM) || !is_input(&k->bufs[b])
+    if (b < 0 || !(k->bufs[b].flags & DH_KB_ITEM) || !dh__kit_is_input(&k->bufs[b])
         || (k->bufs[b].type != DH_T_I32 && k->bufs[b].type != DH_T_U32)) {
         snprintf(why, len, "sort_by \"%s\" is not a per-item int input buffer", k->sort_by);
         return -DH_E_DATA;
@@ -481,11 +466,11 @@ static int host_alloc(const struct dh_case *c, struct dh_khost **out, struct dh_
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         size_t bytes = (size_t)h->count[b] * dh_ktype_size(d->type);
-        if (is_input(d) && !d->gather)
+        if (dh__kit_is_input(d) && !d->gather)
             h->data[b] = calloc(1, bytes);
         if (is_output(d))
             h->want[b] = calloc(1, bytes);
-        if ((is_input(d) && !d->gather && !h->data[b]) || (is_output(d) && !h->want[b])) {
+        if ((dh__kit_is_input(d) && !d->gather && !h->data[b]) || (is_output(d) && !h->want[b])) {
             dh_kit_release(h);
             return dh_err_set(err, DH_E_RESOURCES, "%s: out of host memory for buffer %s "
                               "(%zu bytes)", c->bench_name, d->name, bytes);
@@ -660,7 +645,7 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
         free(zero);
         if (rc)
             return rc;
-        if (kc->cpu_tdr && !kc->rr && is_input(d) && ((d->flags & DH_KB_ITEM) || d->gather)
+        if (kc->cpu_tdr && !kc->rr && dh__kit_is_input(d) && ((d->flags & DH_KB_ITEM) || d->gather)
             && !case_array(&kc->stage[b], bytes))
             return dh_err_set(err, DH_E_RESOURCES, "out of host memory for cpu_tdr's moved "
                               "copy of %s (%zu bytes)", d->name, bytes);
@@ -699,174 +684,6 @@ void dh_kit_teardown(void *state, struct dh_exec *x)
     free(kc->tmp);
     free(kc);
     h->kc = NULL;
-}
-
-/* element k of item i of a per-item buffer is at k * items + i */
-static void move_columns(const void *src, void *dst, const int *perm, long items, long count,
-                         size_t es, int back)
-{
-    long cols = count / items;
-    int nt = dh_regroup_threads(items);
-    for (long k = 0; k < cols; k++) {
-        const char *s = (const char *)src + (size_t)k * (size_t)items * es;
-        char *d = (char *)dst + (size_t)k * (size_t)items * es;
-        if (es == 4) {
-            const uint32_t *s4 = (const uint32_t *)s;
-            uint32_t *d4 = (uint32_t *)d;
-            if (back) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-                for (long j = 0; j < items; j++)
-                    d4[perm[j]] = s4[j];
-            } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
-                for (long j = 0; j < items; j++)
-                    d4[j] = s4[perm[j]];
-            }
-        } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
-            for (long j = 0; j < items; j++) {
-                if (back)
-                    memcpy(d + (size_t)perm[j] * es, s + (size_t)j * es, es);
-                else
-                    memcpy(d + (size_t)j * es, s + (size_t)perm[j] * es, es);
-            }
-        }
-    }
-}
-
-/* m columns gathered through one read of perm; two or three at a time
- * so that each loop is a straight run of loads and stores (a loop over
- * m inside the item loop is slower than moving them one by one) */
-static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
-                       const int *restrict perm, long n)
-{
-    int q = 0, nt = dh_regroup_threads(n);
-    for (; m - q >= 3 && m - q != 4; q += 3) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1], *restrict s2 = src[q + 2];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1], *restrict d2 = dst[q + 2];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-            d2[j] = s2[p];
-        }
-    }
-    for (; m - q >= 2; q += 2) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-        }
-    }
-    if (q < m) {
-        const uint32_t *restrict s0 = src[q];
-        uint32_t *restrict d0 = dst[q];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++)
-            d0[j] = s0[perm[j]];
-    }
-}
-
-/* dlt's forward move of every per-item input: the 4-byte columns of the
- * same index moved together (one read of perm for all of them, as a
- * hand-written loop would), other element sizes buffer by buffer */
-static void move_inputs(struct dh_khost *h)
-{
-    const struct dh_kit *k = h->kit;
-    struct dh_kcase *kc = h->kc;
-    const int *perm = kc->perm;
-    long n = h->items, most = 0;
-    for (int b = 0; b < k->n_bufs; b++) {
-        const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || !is_input(d) || d->gather || !(d->flags & DH_KB_ITEM))
-            continue;
-        if (dh_ktype_size(d->type) != 4)
-            move_columns(h->data[b], kc->stage[b], perm, n, h->count[b],
-                         dh_ktype_size(d->type), 0);
-        else if (h->count[b] / n > most)
-            most = h->count[b] / n;
-    }
-    for (long c = 0; c < most; c++) {
-        const uint32_t *src[DH_KIT_MAXBUF];
-        uint32_t *dst[DH_KIT_MAXBUF];
-        int m = 0;
-        for (int b = 0; b < k->n_bufs; b++) {
-            const struct dh_kbuf *d = &k->bufs[b];
-            if (kc->present[b] && is_input(d) && !d->gather && (d->flags & DH_KB_ITEM)
-                && dh_ktype_size(d->type) == 4 && c < h->count[b] / n) {
-                src[m] = (const uint32_t *)h->data[b] + (size_t)c * (size_t)n;
-                dst[m++] = (uint32_t *)kc->stage[b] + (size_t)c * (size_t)n;
-            }
-        }
-        move_fused(src, dst, m, perm, n);
-    }
-}
-
-/* regroup=key: the benchmark's keys, a stable counting sort */
-struct by_key_ctx {
-    struct dh_khost *h;
-    int failed;
-};
-
-static void by_key(void *ctx)
-{
-    struct by_key_ctx *b = ctx;
-    struct dh_khost *h = b->h;
-    struct dh_kcase *kc = h->kc;
-    const struct dh_kit *k = h->kit;
-    const int *key = kc->key;
-    int nk = 0;
-    if (k->sort_by) {                   /* a declared key buffer: read in place */
-        key = h->data[dh_kit_buf_index(k, k->sort_by)];
-        nk = h->sort_nk;
-    } else if (k->sort_key) {
-        nk = k->sort_key(h, kc->key);
-    }
-    /* a stable counting sort over contiguous shares of the items: share t's
-     * items of key q go after the earlier shares' (the same permutation
-     * for every thread count) */
-    long n = h->items;
-    int nt = dh_regroup_threads(n), bad = 0;
-    long *start = nk > 0 && key ? calloc((size_t)nt * (size_t)nk, sizeof *start) : NULL;
-    if (!start) {
-        b->failed = 1;
-        return;
-    }
-#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : bad)
-    for (int t = 0; t < nt; t++) {
-        long *mine = start + (size_t)t * (size_t)nk;
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++) {
-            if ((unsigned)key[i] >= (unsigned)nk) {   /* a benchmark's bug, not a crash */
-                bad = 1;
-                break;
-            }
-            mine[key[i]]++;
-        }
-    }
-    if (bad) {
-        free(start);
-        b->failed = 1;
-        return;
-    }
-    long sum = 0;
-    for (int q = 0; q < nk; q++)
-        for (int t = 0; t < nt; t++) {
-            long v = start[(size_t)t * (size_t)nk + (size_t)q];
-            start[(size_t)t * (size_t)nk + (size_t)q] = sum;
-            sum += v;
-        }
-    int *perm = kc->perm;
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int t = 0; t < nt; t++) {
-        long *at = start + (size_t)t * (size_t)nk;
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
-            perm[at[key[i]]++] = (int)i;
-    }
-    free(start);
 }
 
 static int arg_of(struct dh_krun *r, const char *tok, struct dh_arg *a, struct dh_err *err)
@@ -944,8 +761,8 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
     if (reuse)
         smp->host_ms = -1;
     if (kc->cpu_tdr && !reuse) {
-        struct by_key_ctx ctx = {.h = h};
-        if ((rc = dh_regroup_run(x, kc->perm, h->items, by_key, &ctx, &smp->host_ms, err)))
+        struct dh__kit_key_ctx ctx = {.h = h};
+        if ((rc = dh_regroup_run(x, kc->perm, h->items, dh__kit_by_key, &ctx, &smp->host_ms, err)))
             return rc;
         if (ctx.failed)
             return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "
@@ -962,12 +779,12 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
     }
     if (dlt && !reuse) {                         /* the data moved (host time) */
         double t0 = dh_now_ms();
-        move_inputs(h);
+        dh__kit_move_inputs(h);
         smp->host_ms += dh_now_ms() - t0;
     }
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || !is_input(d))
+        if (!kc->present[b] || !dh__kit_is_input(d))
             continue;
         struct dh_buffer *dst = kc->dev[b][copies_of(d, kc->rot) > 1 ? run.rot : 0];
         size_t bytes = bytes_of(h, b);
@@ -1005,7 +822,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         if ((rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes, DH_TO_HOST, err)))
             return rc;
         double t0 = dh_now_ms();
-        move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
+        dh__kit_move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
                      dh_ktype_size(d->type), 1);
         smp->host_ms += dh_now_ms() - t0;
     }
@@ -1084,7 +901,7 @@ int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh
         if (rc)
             return rc;
         if (moved)          /* the device holds the regrouped order of the last run */
-            move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
+            dh__kit_move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
                          dh_ktype_size(d->type), 1);
         if (d->flags & DH_KB_OWN)           /* verify_more judges it */
             continue;

@@ -1,0 +1,49 @@
+/* kit_int.h — what kit.c and kit_move.c share inside the kit: the case on
+ * the device and cpu_tdr's host work. Not for benchmarks (kit.h is theirs). */
+#ifndef DH_KIT_INT_H
+#define DH_KIT_INT_H
+
+#include <stddef.h>
+
+#include "kit.h"
+
+/* the case on the device, upload .. teardown */
+struct dh_kcase {
+    int rot, wg, cpu_tdr, rr;
+    int host_done;                /* cpu_tdr: perm and stage hold this case's
+                                     regrouping (reusable: dh_exec.host_reuse) */
+    int present[DH_KIT_MAXBUF];
+    const struct dh_kentry *entry;
+    struct dh_buffer *dev[DH_KIT_MAXBUF][DH_KIT_MAXROT];
+    struct dh_buffer *perm_buf;
+    int *perm, *key;
+    void *stage[DH_KIT_MAXBUF];   /* cpu_tdr: inputs in the regrouped order */
+    void *got[DH_KIT_MAXBUF];     /* outputs in item order */
+    void *tmp;                    /* a download in the regrouped order; poison */
+    size_t tmp_bytes;
+};
+
+static inline int dh__kit_is_input(const struct dh_kbuf *d)
+{
+    return d->role == DH_IN || d->role == DH_INOUT;
+}
+
+/* element k of item i of a per-item buffer is at k * items + i: move the
+ * buffer's columns into the order perm gives (back = 0: dst[j] = src[perm[j]])
+ * or back (dst[perm[j]] = src[j]) */
+void dh__kit_move_columns(const void *src, void *dst, const int *perm, long items, long count,
+                          size_t es, int back);
+
+/* dlt's forward move of every per-item input of the case into its stage */
+void dh__kit_move_inputs(struct dh_khost *h);
+
+/* regroup=key: the case's perm from the benchmark's keys (a stable counting
+ * sort; the same permutation for every thread count); ctx->failed set
+ * where there are no keys or a key is out of range */
+struct dh__kit_key_ctx {
+    struct dh_khost *h;
+    int failed;
+};
+void dh__kit_by_key(void *ctx);
+
+#endif
