@@ -14,6 +14,33 @@
 #include "../harness/run/worker.h"
 #include "../harness/run/worker_state.h"
 
+/* the dialect's markers as the host compiles them (suites/lib/hostref.c's
+ * language): a windowed profiling build of 2 blocks, windows of 3
+ * iterations, 2 windows an item */
+#define DH_HOST_C 1
+#define DH_WG 64
+#define DH_WAVE 32
+#define DH_BBV 1
+#define DH_BBV_NB 2
+#define DH_BBV_WIN 3
+#define DH_BBV_WINS 2
+#include "../suites/lib/dialect.h"
+
+/* item dh_gid(): block 0 once, then `steps` iterations each running block
+ * 1 d + 1 times; at iteration `move` the counters go to item 1 (a remap) */
+DH_KERNEL void steps_kernel(int steps, int move DH_BBV_KARGS)
+{
+    int i = dh_gid();
+    DH_BBV_ITEM(i);
+    DH_BB(0);
+    for (int d = 0; d < steps; d++) {
+        DH_BBV_STEP();
+        if (d == move)
+            DH_BBV_REITEM(1);
+        DH_BB_N(1, d + 1);
+    }
+}
+
 /* one block of 1 cycle / 1 instruction */
 static const double cyc1[1] = {1}, inst1[1] = {1};
 
@@ -153,6 +180,46 @@ static void limit_refused(void **st)
     assert_int_equal(nw, 110);
 }
 
+/* The markers: iterations 0-2 count into window 0 (with what ran before
+ * the loop), 3-5 into window 1; a remap keeps the window; a step past the
+ * last window saturates a counter, which the harness reports */
+static void step_markers(void **st)
+{
+    (void)st;
+    unsigned buf[2 * 2 * 2];               /* 2 items x 2 windows x 2 blocks */
+    memset(buf, 0, sizeof buf);
+    dh__host_gid = 0;
+    steps_kernel(5, -1, buf);
+    assert_int_equal(buf[0], 1);                     /* entry, window 0 */
+    assert_int_equal(buf[1], 1 + 2 + 3);             /* iterations 0-2 */
+    assert_int_equal(buf[2], 0);
+    assert_int_equal(buf[3], 4 + 5);                 /* iterations 3-4 */
+    assert_int_equal(buf[4] + buf[5] + buf[6] + buf[7], 0);
+    /* moved to item 1 at iteration 4: its window 1 gets 5 */
+    memset(buf, 0, sizeof buf);
+    steps_kernel(5, 4, buf);
+    assert_int_equal(buf[3], 4);
+    assert_int_equal(buf[7], 5);
+    assert_int_equal(buf[5], 0);
+    /* 7 iterations where 6 were declared: saturated, an overflow */
+    memset(buf, 0, sizeof buf);
+    steps_kernel(7, -1, buf);
+    assert_int_equal(buf[2], 0xffffffffu);
+    uint32_t tot[4];
+    dh_bbv_window_sum(buf, 2, 2, 2, tot);
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = tot};
+    int blk = -1;
+    assert_int_equal(dh_bbv_overflow(&b, &blk), 0);
+    assert_int_equal(blk, 0);
+    /* exactly the declared 6: no saturation */
+    memset(buf, 0, sizeof buf);
+    steps_kernel(6, -1, buf);
+    assert_int_equal(buf[2], 0);
+    assert_int_equal(buf[3], 4 + 5 + 6);
+    (void)dh__host_lid;
+    (void)dh__host_grp;
+}
+
 /* ---- on the device: gdt small ---- */
 
 struct gdt_run {
@@ -262,6 +329,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(totals_hide_the_order), cmocka_unit_test(windows_sum_to_totals),
         cmocka_unit_test(totals_unchanged),      cmocka_unit_test(limit_refused),
+        cmocka_unit_test(step_markers),
         cmocka_unit_test(gdt_small_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
