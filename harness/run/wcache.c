@@ -449,8 +449,12 @@ void dh__wcache_bbv_save(struct dh_worker *w, const struct dh_case *c,
     uint64_t payload = sizeof head + (nw > 1 ? sizeof nw : 0)
                        + (head.n_unique ? head.n_unique * row + (uint64_t)items * 4 : bytes);
     char label[700], what[200], why[256];
+    char win[64] = "";
+    if (nw > 1)
+        snprintf(win, sizeof win, " %llu windows of %ld", (unsigned long long)nw,
+                 w->bbv_window);
     snprintf(what, sizeof what, "BBVs %s %.120s wg=%s%s", w->be->name, w->info.name,
-             dh_pset_text(&c->params, "wg", "?"), nw > 1 ? " windowed" : "");
+             dh_pset_text(&c->params, "wg", "?"), win);
     workload_label(c, what, label, sizeof label);
     struct dh_store_writer wr;
     struct dh_err e = {0};
