@@ -1,9 +1,10 @@
 /* test_bbvwin.c — ordered BBVs (DH_BBV_WINDOW, docs/model.md "Part 2:
- * ordered BBVs"): the windowed warp cost on a hand-made case where the totals hide
- * the order, windows summing to the totals, the totals' pricing untouched
- * when the windows say nothing more, the buffer's limit, and (needs an
- * OpenCL device, else SKIPPED) profiling runs of frontier/gdt at size small
- * with windows off and on. */
+ * ordered BBVs"): the windowed warp cost on a hand-made case where the
+ * totals hide the order, windows summing to the totals, the totals'
+ * pricing untouched when the windows say nothing more, the buffer's
+ * limit, the step markers as the host compiles them, the run summary's
+ * line, and (needs an OpenCL device, else SKIPPED) profiling runs of
+ * frontier/gdt at size small with windows off and on. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
 #include "../harness/run/worker_state.h"
+#include "../harness/report/report.h"
+#include <unistd.h>
 
 /* the dialect's markers as the host compiles them (suites/lib/hostref.c's
  * language): a windowed profiling build of 2 blocks, windows of 3
@@ -220,6 +223,48 @@ static void step_markers(void **st)
     (void)dh__host_grp;
 }
 
+/* harness run's model summary names the benchmarks priced per window */
+static void summary_names_windows(void **st)
+{
+    (void)st;
+    struct dh_run runs[2];
+    memset(runs, 0, sizeof runs);
+    const char *names[2] = {"gdt", "cvp"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(runs[i].c.suite, sizeof runs[i].c.suite, "frontier");
+        snprintf(runs[i].c.bench_name, sizeof runs[i].c.bench_name, "%s", names[i]);
+        snprintf(runs[i].c.variant, sizeof runs[i].c.variant, "baseline");
+        runs[i].c.bench = dh_bench_find("frontier", names[i]);
+        runs[i].model_cfe_error = runs[i].model_err_weighted = NAN;
+        runs[i].model_err_sched = runs[i].model_err_dwr = NAN;
+        struct dh_model_result *m = &runs[i].r.model;
+        m->valid = 1;
+        snprintf(m->table, sizeof m->table, "nvidia-sm90");
+        m->own.cfe = 0.36;
+        m->window = i ? 0 : 16;
+        m->windows = i ? 1 : 28;
+    }
+    char path[] = "/tmp/dh-test-bbvwin-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    dh_model_summary(runs, 2);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    FILE *fp = fopen(path, "r");
+    static char text[1 << 14];
+    size_t got = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    unlink(path);
+    text[got] = 0;
+    assert_non_null(strstr(text, "gdt: ordered BBVs, 28 windows of 16 iterations"));
+    assert_null(strstr(text, "cvp: ordered"));
+}
+
 /* ---- on the device: gdt small ---- */
 
 struct gdt_run {
@@ -329,7 +374,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(totals_hide_the_order), cmocka_unit_test(windows_sum_to_totals),
         cmocka_unit_test(totals_unchanged),      cmocka_unit_test(limit_refused),
-        cmocka_unit_test(step_markers),
+        cmocka_unit_test(step_markers),          cmocka_unit_test(summary_names_windows),
         cmocka_unit_test(gdt_small_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

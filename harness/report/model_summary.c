@@ -94,4 +94,15 @@ void dh_model_summary(const struct dh_run *runs, int n)
         printf("(the generic table prices every operation alike, with no device measured "
                "behind it; on a CPU device lanes do not diverge as a GPU's do, so these "
                "errors say nothing about the model)\n");
+    /* ordered BBVs (DH_BBV_WINDOW): which benchmarks were priced per window */
+    const char *last = "";
+    for (int i = 0; i < n; i++) {
+        const struct dh_model_result *m = &runs[i].r.model;
+        if (runs[i].r.status != 0 || !m->valid || m->window <= 0 ||
+            !strcmp(last, runs[i].c.bench_name))
+            continue;
+        last = runs[i].c.bench_name;
+        printf("%s: ordered BBVs, %d windows of %d iterations (DH_BBV_WINDOW), priced per "
+               "window\n", last, m->windows, m->window);
+    }
 }
