@@ -428,6 +428,8 @@ static void absent_variant(void **st)
     assert_non_null(md);
     /* no AMD target: the report says HIP on AMD is a compile check only */
     assert_non_null(strstr(md, "Not in this study: HIP on AMD GPUs"));
+    /* the baselines' CFE says where it came from (these: CUPTI's counters) */
+    assert_non_null(strstr(md, ", counters) |"));
     const char *why = "parboil/histo has no melded variant";
     char *first = strstr(md, why);
     assert_non_null(first);

@@ -422,7 +422,7 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
         fprintf(f, "*%d run%s of more than %d techniques left out.*\n\n", s->dropped,
                 s->dropped == 1 ? "" : "s", DH_STUDY_MAX_TECH);
 
-    fprintf(f, "## Targets\n\n| target | warp width | baseline CFE, mean (rows) | remap "
+    fprintf(f, "## Targets\n\n| target | warp width | baseline CFE, mean (rows, source) | remap "
                "ceiling, geomean (rows) |\n|---|---|---|---|\n");
     for (int col = 0; col < s->n_cols; col++) {
         double cfe, ceil;
@@ -436,8 +436,19 @@ int dh_study_write_index(const struct dh_report *r, const struct dh_study *s,
             fprintf(f, " | %d |", s->cols[col].warp_width);
         else
             fprintf(f, " | unknown |");
-        if (ncfe)
-            fprintf(f, " %.3f (%d) |", cfe, ncfe);
+        if (ncfe) {
+            /* where the figures came from: CUPTI's counters or the BBV model */
+            int nc = 0, nm = 0;
+            for (int row = 0; row < s->n_rows; row++) {
+                const struct dh_study_base *b = dh_study_base(s, row, col);
+                if (b->state != DH_STUDY_OK || !isfinite(b->cfe))
+                    continue;
+                nc += !strcmp(b->cfe_source, "counters");
+                nm += !strcmp(b->cfe_source, "model");
+            }
+            fprintf(f, " %.3f (%d%s) |", cfe, ncfe,
+                    nc && !nm ? ", counters" : nm && !nc ? ", modeled" : nc && nm ? ", mixed" : "");
+        }
         else
             fprintf(f, " unknown (no counters, no model) |");
         if (nceil)
