@@ -161,22 +161,9 @@ static void micro_on_slurm(void **st)
 static int setup(void **st)
 {
     (void)st;
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
+    if (dh_test_paths(harness, sizeof harness, ci, sizeof ci, tmpdir, sizeof tmpdir,
+                      "/tmp/dh-test-slurm-XXXXXX"))
         return -1;
-    self[n] = 0;
-    *strrchr(self, '/') = 0;                                   /* BUILD/tests */
-    snprintf(harness, sizeof harness, "%s/../harness", self);
-    /* ci/ of the source tree: the current folder (make test), else BUILD/.. */
-    if (!access("ci/slurm-up.sh", R_OK) && getcwd(ci, sizeof ci - 4))
-        strcat(ci, "/ci");
-    else
-        snprintf(ci, sizeof ci, "%s/../../ci", self);
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-slurm-XXXXXX");
-    if (!mkdtemp(tmpdir))
-        return -1;
-    chmod(tmpdir, 0755);
     return access(harness, X_OK);
 }
 

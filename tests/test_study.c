@@ -568,15 +568,7 @@ static void hostile_names(void **st)
 
 static int run_prog(const char *const *args)
 {
-    char log[128];
-    const char *argv[64];
-    int n = 0;
-    snprintf(log, sizeof log, "%s/.log", tmpdir);
-    argv[n++] = harness;
-    for (; args[n - 1] && n < 63; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    return dh_test_exec(NULL, argv, log, out, sizeof out);
+    return dh_test_harness(harness, tmpdir, args, out, sizeof out);
 }
 
 static void cli(void **st)
@@ -770,23 +762,8 @@ static void end_to_end(void **st)
 static int setup(void **st)
 {
     (void)st;
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return -1;
-    self[n] = 0;
-    *strrchr(self, '/') = 0;                       /* BUILD/tests */
-    snprintf(harness, sizeof harness, "%s/../harness", self);
-    /* ci/ of the source tree: the current folder (make test), else BUILD/.. */
-    if (!access("ci/slurm-up.sh", R_OK) && getcwd(ci, sizeof ci - 4))
-        strcat(ci, "/ci");
-    else
-        snprintf(ci, sizeof ci, "%s/../../ci", self);
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-study-XXXXXX");
-    if (!mkdtemp(tmpdir))
-        return -1;
-    chmod(tmpdir, 0755);                        /* the Slurm jobs write here */
-    return 0;
+    return dh_test_paths(harness, sizeof harness, ci, sizeof ci, tmpdir, sizeof tmpdir,
+                         "/tmp/dh-test-study-XXXXXX");
 }
 
 static int teardown(void **st)

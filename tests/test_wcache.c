@@ -27,15 +27,7 @@ static void sub(char *dst, size_t len, const char *name)
 
 static int run(const char *const *args)
 {
-    char log[128];
-    const char *argv[64];
-    int n = 0;
-    snprintf(log, sizeof log, "%s/.log", tmpdir);
-    argv[n++] = harness;
-    for (; args[n - 1] && n < 63; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    return dh_test_exec(NULL, argv, log, out, sizeof out);
+    return dh_test_harness(harness, tmpdir, args, out, sizeof out);
 }
 
 /* a test that runs the binary is SKIPPED where the build has none (the

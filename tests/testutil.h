@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,5 +75,46 @@ static inline int dh_test_exec(const char *cwd, const char *const *argv, const c
             return;                           \
         }                                     \
     } while (0)
+
+/* The built harness with args (NULL-terminated, after the program name):
+ * stdout+stderr in out, the log in dir/.log; the exit code. */
+static inline int dh_test_harness(const char *harness, const char *dir,
+                                  const char *const *args, char *out, size_t out_len)
+{
+    char log[PATH_MAX];
+    const char *argv[64];
+    int n = 0;
+    snprintf(log, sizeof log, "%s/.log", dir);
+    argv[n++] = harness;
+    for (; args[n - 1] && n < 63; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    return dh_test_exec(NULL, argv, log, out, out_len);
+}
+
+/* For a test that runs the built harness and ci/ scripts: BUILD/harness
+ * beside BUILD/tests, ci/ of the source tree (the current folder under
+ * make test, else BUILD/..), and a fresh folder from tmpl (mkdtemp,
+ * 0755: Slurm jobs write there). 0, or -1. */
+static inline int dh_test_paths(char *harness, size_t hlen, char *ci, size_t clen,
+                                char *tmpdir, size_t tlen, const char *tmpl)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    *strrchr(self, '/') = 0;                                   /* BUILD/tests */
+    snprintf(harness, hlen, "%s/../harness", self);
+    if (!access("ci/slurm-up.sh", R_OK) && getcwd(ci, clen - 4))
+        strcat(ci, "/ci");
+    else
+        snprintf(ci, clen, "%s/../../ci", self);
+    snprintf(tmpdir, tlen, "%s", tmpl);
+    if (!mkdtemp(tmpdir))
+        return -1;
+    chmod(tmpdir, 0755);
+    return 0;
+}
 
 #endif
