@@ -78,7 +78,6 @@ static int used_by(const struct dh_kbuf *b, const char *variant)
 }
 
 /* what the host sends (in, inout) and what it checks (out, inout) */
-static int is_output(const struct dh_kbuf *d) { return d->role == DH_OUT || d->role == DH_INOUT; }
 
 static int is_rr(const struct dh_case *c)
 {
@@ -468,9 +467,9 @@ static int host_alloc(const struct dh_case *c, struct dh_khost **out, struct dh_
         size_t bytes = (size_t)h->count[b] * dh_ktype_size(d->type);
         if (dh__kit_is_input(d) && !d->gather)
             h->data[b] = calloc(1, bytes);
-        if (is_output(d))
+        if (dh__kit_is_output(d))
             h->want[b] = calloc(1, bytes);
-        if ((dh__kit_is_input(d) && !d->gather && !h->data[b]) || (is_output(d) && !h->want[b])) {
+        if ((dh__kit_is_input(d) && !d->gather && !h->data[b]) || (dh__kit_is_output(d) && !h->want[b])) {
             dh_kit_release(h);
             return dh_err_set(err, DH_E_RESOURCES, "%s: out of host memory for buffer %s "
                               "(%zu bytes)", c->bench_name, d->name, bytes);
@@ -583,22 +582,9 @@ long dh_kit_items(void *state)
 
 /* ---- the case on the device ---- */
 
-static size_t bytes_of(const struct dh_khost *h, int b)
-{
-    return (size_t)h->count[b] * dh_ktype_size(h->kit->bufs[b].type);
-}
-
 static int copies_of(const struct dh_kbuf *d, int rot)
 {
     return (d->flags & DH_KB_ROTATE) && d->role == DH_IN ? rot : 1;
-}
-
-/* a host array of the buffer's size, kept for the case */
-static void *case_array(void **slot, size_t bytes)
-{
-    if (!*slot)
-        *slot = malloc(bytes ? bytes : 1);
-    return *slot;
 }
 
 int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
@@ -625,11 +611,11 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
         const struct dh_kbuf *d = &k->bufs[b];
         if (!(kc->present[b] = used_by(d, c->variant)))
             continue;
-        size_t bytes = bytes_of(h, b);
+        size_t bytes = dh__kit_bytes_of(h, b);
         most = bytes > most ? bytes : most;
         void *src = h->data[b];
         if (d->gather && !kc->cpu_tdr) {       /* made in the natural order */
-            if (!case_array(&kc->stage[b], bytes))
+            if (!dh__kit_case_array(&kc->stage[b], bytes))
                 return dh_err_set(err, DH_E_RESOURCES, "out of host memory for %s", d->name);
             d->gather(h, NULL, kc->stage[b]);
             src = kc->stage[b];
@@ -646,12 +632,12 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
         if (rc)
             return rc;
         if (kc->cpu_tdr && !kc->rr && dh__kit_is_input(d) && ((d->flags & DH_KB_ITEM) || d->gather)
-            && !case_array(&kc->stage[b], bytes))
+            && !dh__kit_case_array(&kc->stage[b], bytes))
             return dh_err_set(err, DH_E_RESOURCES, "out of host memory for cpu_tdr's moved "
                               "copy of %s (%zu bytes)", d->name, bytes);
     }
     kc->tmp_bytes = most;
-    if (!case_array(&kc->tmp, most))
+    if (!dh__kit_case_array(&kc->tmp, most))
         return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
     if (kc->cpu_tdr) {
         kc->perm = malloc((size_t)h->items * sizeof *kc->perm);
@@ -787,7 +773,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         if (!kc->present[b] || !dh__kit_is_input(d))
             continue;
         struct dh_buffer *dst = kc->dev[b][copies_of(d, kc->rot) > 1 ? run.rot : 0];
-        size_t bytes = bytes_of(h, b);
+        size_t bytes = dh__kit_bytes_of(h, b);
         if (dlt && ((d->flags & DH_KB_ITEM) || d->gather)) {
             double t0 = dh_now_ms();
             if (d->gather && !reuse) {           /* made, not moved: host time too */
@@ -814,10 +800,10 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
      * variant pays, putting them back is this variant's host work */
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || !is_output(d) || !(d->flags & DH_KB_ITEM))
+        if (!kc->present[b] || !dh__kit_is_output(d) || !(d->flags & DH_KB_ITEM))
             continue;
-        size_t bytes = bytes_of(h, b);
-        if (!case_array(&kc->got[b], bytes))
+        size_t bytes = dh__kit_bytes_of(h, b);
+        if (!dh__kit_case_array(&kc->got[b], bytes))
             return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
         if ((rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes, DH_TO_HOST, err)))
             return rc;
@@ -826,97 +812,6 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
                      dh_ktype_size(d->type), 1);
         smp->host_ms += dh_now_ms() - t0;
     }
-    return 0;
-}
-
-static void fill_poison(const struct dh_kbuf *d, void *p, long n)
-{
-    int64_t v = d->poison;
-    switch (d->type) {
-    case DH_T_F32: for (long i = 0; i < n; i++) ((float *)p)[i] = NAN; return;
-    case DH_T_F64: for (long i = 0; i < n; i++) ((double *)p)[i] = NAN; return;
-    case DH_T_U8: memset(p, v ? (int)v : 0xa5, (size_t)n); return;
-    case DH_T_U16: for (long i = 0; i < n; i++) ((uint16_t *)p)[i] = v ? (uint16_t)v : 0xa5a5; return;
-    case DH_T_I32: case DH_T_U32:
-        for (long i = 0; i < n; i++) ((int32_t *)p)[i] = v ? (int32_t)v : INT32_MIN + 1;
-        return;
-    case DH_T_I64: for (long i = 0; i < n; i++) ((int64_t *)p)[i] = v ? v : INT64_MIN + 1; return;
-    }
-}
-
-int dh_kit_poison(void *state, struct dh_exec *x, struct dh_err *err)
-{
-    struct dh_khost *h = state;
-    struct dh_kcase *kc = h->kc;
-    for (int b = 0; b < h->kit->n_bufs; b++) {
-        const struct dh_kbuf *d = &h->kit->bufs[b];
-        if (!kc->present[b] || d->role != DH_OUT)
-            continue;
-        fill_poison(d, kc->tmp, h->count[b]);
-        int rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes_of(h, b), DH_TO_DEVICE, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static double elem(enum dh_ktype t, const void *p, long i)
-{
-    switch (t) {
-    case DH_T_U8: return ((const uint8_t *)p)[i];
-    case DH_T_U16: return ((const uint16_t *)p)[i];
-    case DH_T_I32: return ((const int32_t *)p)[i];
-    case DH_T_U32: return ((const uint32_t *)p)[i];
-    case DH_T_F32: return ((const float *)p)[i];
-    case DH_T_I64: return (double)((const int64_t *)p)[i];
-    case DH_T_F64: return ((const double *)p)[i];
-    }
-    return 0;
-}
-
-static int same_bits(enum dh_ktype t, const void *a, const void *b, long i)
-{
-    size_t es = dh_ktype_size(t);
-    return !memcmp((const char *)a + (size_t)i * es, (const char *)b + (size_t)i * es, es);
-}
-
-int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh_err *err)
-{
-    struct dh_khost *h = state;
-    const struct dh_kit *k = h->kit;
-    struct dh_kcase *kc = h->kc;
-    int dlt = kc->cpu_tdr && !kc->rr;
-    memset(v, 0, sizeof *v);
-    long base = 0;
-    for (int b = 0; b < k->n_bufs; b++) {
-        const struct dh_kbuf *d = &k->bufs[b];
-        if (!kc->present[b] || !is_output(d))
-            continue;
-        size_t bytes = bytes_of(h, b);
-        if (!case_array(&kc->got[b], bytes))
-            return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
-        int moved = dlt && (d->flags & DH_KB_ITEM);
-        int rc = x->be->copy(kc->dev[b][0], moved ? kc->tmp : kc->got[b], bytes, DH_TO_HOST,
-                             err);
-        if (rc)
-            return rc;
-        if (moved)          /* the device holds the regrouped order of the last run */
-            dh__kit_move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
-                         dh_ktype_size(d->type), 1);
-        if (d->flags & DH_KB_OWN)           /* verify_more judges it */
-            continue;
-        for (long i = 0; i < h->count[b]; i++) {
-            double g = elem(d->type, kc->got[b], i), w = elem(d->type, h->want[b], i);
-            int fp = d->type == DH_T_F32 || d->type == DH_T_F64;
-            int bad = d->tol > 0 ? !(fabs(g - w) <= d->tol * fmax(1.0, fabs(w)))
-                      : fp       ? !(g == w)                /* NaN is never right */
-                                 : !same_bits(d->type, kc->got[b], h->want[b], i);
-            dh_verify_add(v, base + i, g, w, bad);
-        }
-        base += h->count[b];
-    }
-    if (k->verify_more)
-        k->verify_more(h, kc->got, base, v);
     return 0;
 }
 

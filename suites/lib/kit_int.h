@@ -4,6 +4,7 @@
 #define DH_KIT_INT_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "kit.h"
 
@@ -26,6 +27,25 @@ struct dh_kcase {
 static inline int dh__kit_is_input(const struct dh_kbuf *d)
 {
     return d->role == DH_IN || d->role == DH_INOUT;
+}
+
+static inline int dh__kit_is_output(const struct dh_kbuf *d)
+{
+    return d->role == DH_OUT || d->role == DH_INOUT;
+}
+
+/* bytes of buffer b of the workload on the host */
+static inline size_t dh__kit_bytes_of(const struct dh_khost *h, int b)
+{
+    return (size_t)h->count[b] * dh_ktype_size(h->kit->bufs[b].type);
+}
+
+/* a host array of the buffer's size, kept for the case */
+static inline void *dh__kit_case_array(void **slot, size_t bytes)
+{
+    if (!*slot)
+        *slot = malloc(bytes ? bytes : 1);
+    return *slot;
 }
 
 /* element k of item i of a per-item buffer is at k * items + i: move the
