@@ -35,6 +35,8 @@ struct dh_case {
     double timeout_s;
     int profile;               /* 1: also run a counters pass */
     int model;                 /* 1: obtain BBVs and price the run with the model */
+    int remap_overhead;        /* 1: a gpu_tdr case also times the remap overhead
+                                  (harness/run/remap.c); not part of the identity */
     int instrumented;          /* 1: time the profiling (DH_BBV) build itself;
                                   part of the identity: never compared with
                                   a plain build */

@@ -155,3 +155,18 @@ void dh_run_move(struct dh_run *dst, struct dh_run *src)
     src->tune.eval = NULL;
     src->tune.n_eval = src->tune.cap_eval = 0;
 }
+
+static const char *const remap_names[] = {"", "measured", "n/a", "failed"};
+
+const char *dh_remap_state_name(int state)
+{
+    return state > 0 && state < 4 ? remap_names[state] : "";
+}
+
+int dh_remap_state_parse(const char *name)
+{
+    for (int i = 1; i < 4; i++)
+        if (!strcmp(name, remap_names[i]))
+            return i;
+    return -1;
+}

@@ -75,6 +75,34 @@ struct dh_model_result {
     struct dh_model_point own, base;
 };
 
+/* The remap overhead of a gpu_tdr run (harness/run/remap.c): the gpu_tdr
+ * kernel and the baseline kernel timed on the input already in path order
+ * (cpu_tdr's regroup=key applied by `mech`, as cpu_tdr applies it), with the
+ * case's repetitions and warm-up, each verified against the CPU reference.
+ * ratio = median(gpu_tdr on sorted) / median(baseline on sorted): what the
+ * remap costs where there is nothing to gain (> 1: that much slower). */
+enum dh_remap_state {
+    DH_REMAP_NONE = 0,      /* not asked: another variant, --remap-overhead no,
+                               an instrumented run, a file without it */
+    DH_REMAP_MEASURED,      /* both runs verified and timed: the figures below */
+    DH_REMAP_NA,            /* cannot apply: `reason` says why */
+    DH_REMAP_FAILED         /* a run failed: `status`, `reason` */
+};
+struct dh_remap_overhead {
+    int state;              /* enum dh_remap_state */
+    int status;             /* DH_REMAP_FAILED: the dh_code */
+    char mech[8];           /* "dlt" or "rr": how the order was applied */
+    char reason[384];       /* n/a or failed: one line */
+    int n_tdr, n_base;      /* timed repetitions of each */
+    double tdr_ms, tdr_lo, tdr_hi;      /* gpu_tdr on sorted: median, 95% interval */
+    double base_ms, base_lo, base_hi;   /* baseline on sorted */
+    double ratio, ratio_lo, ratio_hi;   /* tdr / base, 95% bootstrap interval */
+};
+
+/* "measured", "n/a", "failed" ("" for none); the state of a name (-1: none) */
+const char *dh_remap_state_name(int state);
+int dh_remap_state_parse(const char *name);
+
 struct dh_result {
     int status;                   /* dh_code, 0 = verified and timed */
     char message[1024];           /* one line, when status != 0 */
@@ -85,8 +113,9 @@ struct dh_result {
     /* where the case's wall time went (ms): the whole evaluation in the
      * worker, the workload's BBV profiling run (first variant of a
      * workload), upload + warm-up + timed runs + verification, the
-     * model's pricing, the counters' pass; setup_ms and build_ms above */
-    double case_ms, bbv_ms, measure_ms, model_ms, counters_ms;
+     * model's pricing, the counters' pass, a gpu_tdr case's remap
+     * overhead runs; setup_ms and build_ms above */
+    double case_ms, bbv_ms, measure_ms, model_ms, counters_ms, remap_ms;
     int rotate;
     int n;                        /* timed samples */
     int n_host;                   /* host samples, the first n_host repetitions'
@@ -105,6 +134,7 @@ struct dh_result {
     int has_counters;
     struct dh_counters ctr;
     struct dh_model_result model;
+    struct dh_remap_overhead remap;   /* gpu_tdr: the remap overhead */
 };
 
 /* The host samples of r (n_host, or n where every repetition's was timed). */

@@ -206,6 +206,7 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
             r->measure_ms = dprop(e, "measure_ms", 0);
             r->model_ms = dprop(e, "model_ms", 0);
             r->counters_ms = dprop(e, "counters_ms", 0);
+            r->remap_ms = dprop(e, "remap_ms", 0);
             /* at most DH_MAX_SAMPLES of each series, kept as many as the
              * kernel's (a shorter host or transfer series ends in zeros) */
             double kern[DH_MAX_SAMPLES], host[DH_MAX_SAMPLES], xfer[DH_MAX_SAMPLES];
@@ -318,6 +319,34 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
             r->warp_width = iprop(e, "warp_width", 32);
+        } else if (is(e, "remap_overhead")) {
+            struct dh_remap_overhead *ro = &r->remap;
+            char st[24];
+            sprop(e, "state", st, sizeof st);
+            ro->state = dh_remap_state_parse(st);
+            if (ro->state < 0) {
+                refuse(e, "remap_overhead state", st, "measured, n/a or failed");
+                ro->state = DH_REMAP_NONE;
+            }
+            sprop(e, "mech", ro->mech, sizeof ro->mech);
+            sprop(e, "reason", ro->reason, sizeof ro->reason);
+            sprop(e, "status", st, sizeof st);
+            ro->status = ro->state != DH_REMAP_FAILED ? 0
+                         : dh_err_from_name(st) > 0 ? dh_err_from_name(st) : DH_E_DATA;
+            ro->ratio = dprop(e, "ratio", NAN);
+            ro->ratio_lo = dprop(e, "ratio_lo", NAN);
+            ro->ratio_hi = dprop(e, "ratio_hi", NAN);
+            ro->tdr_ms = dprop(e, "tdr_ms", NAN);
+            ro->tdr_lo = dprop(e, "tdr_lo", NAN);
+            ro->tdr_hi = dprop(e, "tdr_hi", NAN);
+            ro->n_tdr = (int)iprop_in(e, "tdr_reps", 0, 0, DH_MAX_SAMPLES);
+            ro->base_ms = dprop(e, "base_ms", NAN);
+            ro->base_lo = dprop(e, "base_lo", NAN);
+            ro->base_hi = dprop(e, "base_hi", NAN);
+            ro->n_base = (int)iprop_in(e, "base_reps", 0, 0, DH_MAX_SAMPLES);
+            if (ro->state == DH_REMAP_MEASURED && !(ro->ratio > 0 && isfinite(ro->ratio)))
+                refuse(e, "a measured remap_overhead's ratio", "missing or not positive",
+                       "a positive, finite ratio");
         }
     }
     return nomem ? -1 : 0;

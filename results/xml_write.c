@@ -168,6 +168,8 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
             attr_d(t, "measure_ms", r->measure_ms);
             attr_d(t, "model_ms", r->model_ms);
             attr_d(t, "counters_ms", r->counters_ms);
+            if (r->remap_ms > 0)
+                attr_d(t, "remap_ms", r->remap_ms);
         }
         double e[DH_MAX_SAMPLES];
         for (int i = 0; i < r->n; i++)
@@ -283,6 +285,31 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         attr_d(cl, "remap", r->ceiling);
         attr(cl, "warp_width", "%d", r->warp_width > 0 ? r->warp_width : 32);
         attr_d(cl, "share", u->ceiling_share);
+    }
+    const struct dh_remap_overhead *ro = &r->remap;
+    if (ro->state > DH_REMAP_NONE && ro->state <= DH_REMAP_FAILED) {
+        xmlNodePtr o = xmlNewChild(n, NULL, BAD_CAST "remap_overhead", NULL);
+        attr(o, "state", "%s", dh_remap_state_name(ro->state));
+        if (ro->mech[0])
+            attr(o, "mech", "%s", ro->mech);
+        if (ro->state == DH_REMAP_MEASURED) {
+            attr(o, "verified", "pass");
+            attr_d(o, "ratio", ro->ratio);
+            attr_d(o, "ratio_lo", ro->ratio_lo);
+            attr_d(o, "ratio_hi", ro->ratio_hi);
+            attr_d(o, "tdr_ms", ro->tdr_ms);
+            attr_d(o, "tdr_lo", ro->tdr_lo);
+            attr_d(o, "tdr_hi", ro->tdr_hi);
+            attr(o, "tdr_reps", "%d", ro->n_tdr);
+            attr_d(o, "base_ms", ro->base_ms);
+            attr_d(o, "base_lo", ro->base_lo);
+            attr_d(o, "base_hi", ro->base_hi);
+            attr(o, "base_reps", "%d", ro->n_base);
+        }
+        if (ro->state == DH_REMAP_FAILED)
+            attr(o, "status", "%s", dh_err_name(ro->status));
+        if (ro->reason[0])
+            attr(o, "reason", "%s", ro->reason);
     }
     return n;
 }

@@ -56,6 +56,12 @@ struct dh_exec {
     int host_reuse;            /* set by the harness between timed runs: the
                                   last run's host work (regrouping, moved data)
                                   may be reused, its host_ms reported as -1 */
+    int presorted;             /* set by the harness at upload (the remap
+                                  overhead): the case's kernel runs on the input
+                                  regrouped as its cpu_tdr would regroup it
+                                  (regroup=key and the mech, deal of c's
+                                  parameters), moved or redirected and put back
+                                  for verification like a cpu_tdr run */
 };
 
 struct dh_kit;
@@ -122,6 +128,12 @@ struct dh_bench {
      * DH_BBV_STEP (dialect.h), the most any item runs, for ordered BBVs
      * (DH_BBV_WINDOW): windows = ceil(steps / K). NULL: no step marked. */
     long (*bbv_steps)(void *state);
+    /* (optional) Whether gpu_tdr case c can run on the input regrouped by
+     * cpu_tdr's key regrouping (dh_exec.presorted): 1 with the mechanism
+     * that applies it ("dlt" or "rr") in mech; 0 with why (no cpu_tdr, no
+     * key, no kernel for the mechanism). NULL: never. */
+    int (*presort)(const struct dh_case *c, char *mech, size_t mech_len, char *why,
+                   size_t why_len);
     /* A declared benchmark (suites/lib/kit.h): its ops are the kit's
      * (DH_KIT), which read the declaration here. NULL: ops of its own. */
     const struct dh_kit *kit;

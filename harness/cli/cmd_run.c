@@ -55,6 +55,9 @@ static void run_usage(FILE *f)
         "  --timeout S            watchdog per case in seconds (default 300)\n"
         "  --dump-source DIR      write the exact source and options of each build\n"
         "  --counters yes|no|auto hardware-counter pass for CFE (default auto)\n"
+        "  --remap-overhead yes|no  gpu_tdr cases also time the gpu_tdr and baseline\n"
+        "                         kernels on the input already in path order (cpu_tdr's\n"
+        "                         key regrouping): the remap's cost (default yes)\n"
         "  --no-model             skip the BBV profiling run and the model (modeled\n"
         "                         CFE, speedups; regroup=sort|greedy|greedymax need it)\n"
         "  --instrumented         time the profiling (BBV-counting) build itself;\n"
@@ -159,6 +162,7 @@ static void phases(const struct dh_result *r, char *out, size_t len)
     struct { const char *name; double ms; } p[] = {
         {"setup", r->setup_ms}, {"bbv", r->bbv_ms}, {"build", r->build_ms},
         {"measure", r->measure_ms}, {"model", r->model_ms}, {"counters", r->counters_ms},
+        {"remap", r->remap_ms},
     };
     enum { NP = (int)(sizeof p / sizeof p[0]) };
     for (int a = 1; a < NP; a++)            /* largest first */
@@ -225,9 +229,10 @@ static void summary(const struct dh_run *runs, int n)
 {
     static const char *const heads[] = {"bench", "workload", "variant", "status",
                                         ">kernel ms", ">host ms", ">speedup kernel",
-                                        ">speedup e2e", ">CFE", ">ceiling", ">share"};
+                                        ">speedup e2e", ">CFE", ">ceiling", ">share",
+                                        ">remap ovh"};
     struct dh_texttable t;
-    dh_tt_init(&t, 11, heads);
+    dh_tt_init(&t, 12, heads);
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
         char label[300], wl[400], sk[64] = "-", se[64] = "-", ce[32] = "-", sh[32] = "-";
@@ -262,13 +267,16 @@ static void summary(const struct dh_run *runs, int n)
             if (u->host.median > 0)
                 snprintf(hm, sizeof hm, "%.3f", u->host.median);
         }
+        char ro[32];
         const char *row[] = {u->c.bench_name, shortwl[0] ? shortwl : wl, label,
-                             dh_err_name(u->r.status), km, hm, sk, se, cf, ce, sh};
+                             dh_err_name(u->r.status), km, hm, sk, se, cf, ce, sh,
+                             dh_remap_cell(u, ro, sizeof ro)};
         dh_tt_row(&t, row, u->r.status ? u->r.message : NULL);
     }
     printf("\n");
     dh_tt_print(&t, stdout);
     dh_tt_free(&t);
+    dh_remap_na_lines(stdout, runs, n, NULL, "");
 }
 
 static int need_arg(int i, int argc, char **argv)
@@ -343,7 +351,8 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
 int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     struct dh_selection sel = {.device = -1, .size = "small", .reps = 10, .warmup = 2,
-                               .timeout_s = 300, .profile = -1, .model = 1};
+                               .timeout_s = 300, .profile = -1, .model = 1,
+                               .remap_overhead = 1};
     const char *out = NULL, *dump = NULL, *descriptor = NULL;
     int fresh = 0;
     int isolate = 1;
@@ -457,6 +466,14 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             no_cache = 1;
         } else if (!strcmp(a, "--instrumented")) {
             sel.instrumented = 1;
+        } else if (!strcmp(a, "--remap-overhead")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            if (!strcmp(v, "yes")) sel.remap_overhead = 1;
+            else if (!strcmp(v, "no")) sel.remap_overhead = 0;
+            else {
+                fprintf(stderr, "harness run: --remap-overhead %s: choose yes or no\n", v);
+                return DH_EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--counters")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             if (!strcmp(v, "yes")) sel.profile = 1;
@@ -720,6 +737,9 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     printf("CFE: c = hardware counters, m = BBV model. ceiling: best in-work-group remap "
            "speedup for this input; share = (speedup-1)/(ceiling-1).\n");
+    printf("remap ovh: gpu_tdr / baseline kernel medians on the input already in path order "
+           "(cpu_tdr's key regrouping): the remap's cost with nothing to gain; speedup x "
+           "remap ovh ~ what removing the divergence gave.\n");
     int wrong = 0, infra = 0;
     for (int i = 0; i < n; i++) {
         int s = runs[i].r.status;

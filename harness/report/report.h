@@ -122,4 +122,12 @@ int dh_study_write_csv(const char *dir, const struct dh_study *s, struct dh_err 
  * end of a run's summary (model_summary.c). */
 void dh_model_summary(const struct dh_run *runs, int n);
 
+/* remap_text.c: a run's remap overhead as a table cell ("1.12x", "n/a",
+ * "failed", "-"), into buf */
+const char *dh_remap_cell(const struct dh_run *u, char *buf, size_t len);
+/* one line "<prefix>remap overhead n/a for BENCH: reason" per benchmark
+ * (bench NULL: every one; else that one) and reason among runs */
+void dh_remap_na_lines(FILE *f, const struct dh_run *runs, int n, const char *bench,
+                       const char *prefix);
+
 #endif

@@ -142,8 +142,8 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
     int nn = dh_varying_workload(cs, n, names, DH_MAX_PARAMS);
     fprintf(f, "| workload | variant | status | kernel ms [95%%] | host ms | speedup kernel "
                "[95%%] | speedup e2e [95%%] | CFE | 1/CFE of baseline | remap ceiling | "
-               "share of ceiling | tunables |\n"
-               "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+               "share of ceiling | remap overhead [95%%] | tunables |\n"
+               "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (int i = 0; i < rf->n_runs; i++) {
         const struct dh_run *u = &rf->runs[i];
         const struct dh_case *c = &u->c;
@@ -195,6 +195,11 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
             cellf(f, "%.0f%%", 100 * u->ceiling_share);
         else
             cell(f, "-");
+        const struct dh_remap_overhead *ro = &u->r.remap;
+        if (ro->state == DH_REMAP_MEASURED && isfinite(ro->ratio_lo))
+            cellf(f, "%.2fx [%.2f, %.2f] (%s)", ro->ratio, ro->ratio_lo, ro->ratio_hi, ro->mech);
+        else
+            cell(f, dh_remap_cell(u, m, sizeof m));
         cell(f, tun[0] ? tun : "-");
         fputc('\n', f);
     }
@@ -209,6 +214,14 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
         }
     }
     fprintf(f, "\n\n");
+    /* n/a overheads: the reason once per benchmark (the rows say n/a) */
+    int na = 0;
+    for (int i = 0; i < rf->n_runs && !na; i++)
+        na = rf->runs[i].r.remap.state == DH_REMAP_NA && !strcmp(rf->runs[i].c.bench_name, bench);
+    if (na) {
+        dh_remap_na_lines(f, rf->runs, rf->n_runs, bench, "- ");
+        fprintf(f, "\n");
+    }
 }
 
 static void num(FILE *f, double v, const char *fmt)
@@ -421,7 +434,15 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
                "- *CFE*: thread instructions executed / (warp instructions x warp width); "
                "1/CFE of the baseline is the potential speedup of removing all divergence.\n"
                "- *remap ceiling*: the best speedup of any regrouping inside each work-group "
-               "for this input; *share* = (speedup - 1) / (ceiling - 1).\n");
+               "for this input; *share* = (speedup - 1) / (ceiling - 1).\n"
+               "- *remap overhead* (gpu_tdr): median gpu_tdr kernel / median baseline kernel, "
+               "both on the input already in path order (cpu_tdr's key regrouping, applied by "
+               "the mechanism in parentheses), each verified: what the remap costs where there "
+               "is nothing to gain (1.12x: 12%% slower). speedup x overhead estimates what "
+               "removing the divergence gave the baseline; where the speedup is near "
+               "1 / overhead the remap's cost dominates, where the overhead is near 1 the "
+               "divergence does. *n/a*: the benchmark has no key regrouping (the reason "
+               "is under its table).\n");
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path)) {

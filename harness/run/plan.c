@@ -181,6 +181,7 @@ static int plan_bench(struct growing *g, const struct dh_bench *b, const struct 
         c.profile = sel->profile < 0 ? (dev && dev->has_counters) : sel->profile;
         c.model = sel->model;
         c.instrumented = sel->instrumented;
+        c.remap_overhead = sel->remap_overhead && !strcmp(variant, "gpu_tdr");
         struct open_choice open[8];
         int n_open = 0, explicit_choices = 0;
         /* defaults of every parameter this variant uses */

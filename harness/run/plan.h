@@ -27,6 +27,8 @@ struct dh_selection {
     int profile;                /* -1 = where the backend has counters */
     int model;                  /* 1 = BBV model pass (default) */
     int instrumented;           /* 1 = time the profiling build */
+    int remap_overhead;         /* 1 = gpu_tdr cases also time the remap overhead
+                                   (harness/run/remap.c; `run`'s default) */
     int n_params;
     const char *params[64];     /* "k=v" */
 };

@@ -7,6 +7,8 @@
  *   profile.c   the workload's basic-block vectors: a profiling run
  *   measure.c   upload, poison, verify first, warm up, time, verify again
  *   counters.c  a counters pass of its own, never mixed with timing
+ *   remap.c     gpu_tdr: the remap overhead, the gpu_tdr and baseline
+ *               kernels on the input already in path order
  *
  * The model's pricing of a run is harness/model/price.c. What the steps
  * share (a failure recorded, a run's device objects freed) is steps.c.
@@ -65,5 +67,12 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
 /* counters.c: the counters pass, when the case asks and the backend can. */
 void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                   struct dh_result *r);
+
+/* remap.c: a gpu_tdr case's remap overhead into r->remap when the case
+ * asks (c->remap_overhead) and its run succeeded; x's device data are
+ * freed first (its program stays for the caller). A failed run of it
+ * fails the case (r->status, r->message). */
+void dh__remap_overhead(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
+                        struct dh_result *r);
 
 #endif

@@ -1,7 +1,7 @@
 /* worker.c — a case's life on an open device, top to bottom: the
  * workload's host data, the kernel's source and options, the BBVs when the
  * case needs them, the build, the measurement, the ceiling and the model,
- * the counters, the teardown. Each step is a file of its own (steps.h). */
+ * the counters, a gpu_tdr case's remap overhead, the teardown. Each step is a file of its own (steps.h). */
 #include "worker.h"
 
 #include <stdio.h>
@@ -104,6 +104,10 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     t = dh_now_ms();
     dh__counters(w, c, &x, r);
     r->counters_ms = dh_now_ms() - t;
+    /* gpu_tdr: the remap overhead, on the input in path order */
+    t = dh_now_ms();
+    dh__remap_overhead(w, c, &x, r);
+    r->remap_ms = dh_now_ms() - t;
 teardown:
     dh__exec_teardown(w, b, &x);
     r->case_ms = dh_now_ms() - t0;

@@ -599,9 +599,11 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
     kc->wg = (int)pnum(c, "wg", 256);
     kc->rot = x->rotate < 1 ? 1 : x->rotate > DH_KIT_MAXROT ? DH_KIT_MAXROT : x->rotate;
     x->rotate = kc->rot;                       /* what the memory estimate counts */
-    kc->cpu_tdr = !strcmp(c->variant, "cpu_tdr");
-    kc->rr = is_rr(c);
-    kc->entry = entry_of(k, c);
+    /* presorted (the remap overhead): the case's own kernel on the input
+     * regrouped as cpu_tdr regroups it, by the same machinery */
+    kc->cpu_tdr = !strcmp(c->variant, "cpu_tdr") || x->presorted;
+    kc->rr = is_rr(c) || (x->presorted && !strcmp(ptext(c, "mech"), "rr"));
+    kc->entry = x->presorted && kc->rr ? entry_of_name(k, "gpu_tdr/rr") : entry_of(k, c);
     if (!kc->entry)
         return dh_err_set(err, DH_E_UNSUPPORTED, "%s has no kernel entry for %s",
                           c->bench_name, c->variant);
@@ -812,6 +814,67 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
                      dh_ktype_size(d->type), 1);
         smp->host_ms += dh_now_ms() - t0;
     }
+    return 0;
+}
+
+/* ---- the input in path order (the remap overhead) ---- */
+
+int dh_kit_presort(const struct dh_case *c, char *mech, size_t mech_len, char *why,
+                   size_t why_len)
+{
+    const struct dh_kit *k = kit_of(c);
+    const struct dh_bench *b = c->bench;
+    if (strcmp(c->variant, "gpu_tdr")) {
+        snprintf(why, why_len, "only a gpu_tdr kernel is timed on the regrouped input");
+        return 0;
+    }
+    if (!dh_bench_has_variant(b, "cpu_tdr")) {
+        /* the benchmark's own words for why it has no cpu_tdr, up to the
+         * next family's */
+        const char *a = b->absent ? strstr(b->absent, "cpu_tdr: ") : NULL;
+        int l = 0;
+        if (a) {
+            a += 9;
+            const char *end = a + strlen(a);
+            static const char *const next[] = {"; gpu_tdr", "; melded", "; baseline"};
+            for (int i = 0; i < 3; i++) {
+                const char *p = strstr(a, next[i]);
+                if (p && p < end)
+                    end = p;
+            }
+            l = (int)(end - a);
+        }
+        snprintf(why, why_len, "no host regrouping: %s has no cpu_tdr%s%.*s", c->bench_name,
+                 a ? " (" : "", l, a ? a : "");
+        if (a)
+            snprintf(why + strlen(why), why_len - strlen(why), ")");
+        return 0;
+    }
+    if (!k->sort_by && !k->sort_key) {
+        snprintf(why, why_len, "no key regrouping: %s's cpu_tdr declares no sort key "
+                 "(sort_by or sort_key), only the BBV regroupings", c->bench_name);
+        return 0;
+    }
+    const struct dh_param_def *rg = dh_param_find(b->params, "regroup");
+    if (rg && rg->domain && !strncmp(rg->domain, "enum:", 5) && !in_list(rg->domain + 5, "key")) {
+        snprintf(why, why_len, "no key regrouping: %s's cpu_tdr regroups by %s only",
+                 c->bench_name, rg->domain + 5);
+        return 0;
+    }
+    const struct dh_param_def *md = dh_param_find(b->params, "mech");
+    const char *dom = md && md->domain && !strncmp(md->domain, "enum:", 5) ? md->domain + 5
+                                                                            : "dlt";
+    if (in_list(dom, "dlt")) {
+        snprintf(mech, mech_len, "dlt");
+        return 1;
+    }
+    if (in_list(dom, "rr") && entry_of_name(k, "gpu_tdr/rr")) {
+        snprintf(mech, mech_len, "rr");
+        return 1;
+    }
+    snprintf(why, why_len, "%s's cpu_tdr applies its regrouping by index array only "
+             "(mech=rr) and its gpu_tdr kernel reads no index array (a gpu_tdr/rr entry, "
+             "its args with perm, would make it measurable)", c->bench_name);
     return 0;
 }
 

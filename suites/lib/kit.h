@@ -76,7 +76,9 @@ struct dh_kbuf {
 
 /* A kernel entry point of a variant. variant: "baseline", "cpu_tdr" (dlt;
  * without one, the baseline's entry on the regrouped data), "cpu_tdr/rr"
- * (rr: the permutation as an index buffer), "gpu_tdr", "melded"; a
+ * (rr: the permutation as an index buffer), "gpu_tdr", "gpu_tdr/rr" (the
+ * gpu_tdr kernel through the index array: only the remap overhead of a
+ * benchmark whose cpu_tdr has mech=rr alone runs it), "melded"; a
  * variant with no entry is absent. args: space-separated
  * tokens, each a buffer's name, `perm` (rr's index buffer), a float
  * literal with a point (0.5) or an integer expression (a 32-bit argument),
@@ -200,6 +202,8 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *s,
 int dh_kit_poison(void *state, struct dh_exec *x, struct dh_err *err);
 int dh_kit_verify(void *state, struct dh_exec *x, struct dh_verify *v, struct dh_err *err);
 double dh_kit_ceiling(void *state, const struct dh_case *c, int warp);
+int dh_kit_presort(const struct dh_case *c, char *mech, size_t mech_len, char *why,
+                   size_t why_len);
 void dh_kit_teardown(void *state, struct dh_exec *x);
 void dh_kit_release(void *state);
 long dh_kit_items(void *state);
@@ -209,7 +213,8 @@ long dh_kit_items(void *state);
     .check = dh_kit_check, .device_bytes = dh_kit_bytes, .defines = dh_kit_defines, \
     .setup = dh_kit_setup, .upload = dh_kit_upload, .run = dh_kit_run,              \
     .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
-    .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items
+    .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items,  \
+    .presort = dh_kit_presort
 
 /* The host data as plain buffers, for the workload cache
  * (harness/run/wcache.c): each buffer's input as generated, then its
