@@ -104,6 +104,17 @@ static void write_sample(const char *path)
             make_run(&runs[n++], be, "baseline", NULL, iters[k], base, b ? 0 : 0.5);
             make_run(&runs[n++], be, "gpu_tdr", "dgi", iters[k], base / (0.6 + 0.5 * k),
                      b ? 0 : 0.85);
+            /* the remap overhead: measured on cuda, n/a on opencl */
+            struct dh_remap_overhead *ro = &runs[n - 1].r.remap;
+            if (!b)
+                *ro = (struct dh_remap_overhead){
+                    .state = DH_REMAP_MEASURED, .mech = "dlt", .n_tdr = 12, .n_base = 12,
+                    .tdr_ms = 1.12, .tdr_lo = 1.1, .tdr_hi = 1.2, .base_ms = 1, .base_lo = 0.95,
+                    .base_hi = 1.05, .ratio = 1.125 + k, .ratio_lo = 1.0625 + k,
+                    .ratio_hi = 1.25 + k};
+            else
+                *ro = (struct dh_remap_overhead){.state = DH_REMAP_NA,
+                                                 .reason = "no key regrouping: planted"};
             make_run(&runs[n++], be, "melded", NULL, iters[k], base / 1.05, b ? 0 : 0.98);
         }
     }
@@ -162,6 +173,18 @@ static void tables_and_scripts(void **st)
     assert_non_null(strstr(md, "1.60x"));
     assert_non_null(strstr(md, "0.850 (counters)"));
     assert_non_null(strstr(md, "1.78x"));
+    /* the remap overhead next to the speedup: its interval and mechanism;
+     * n/a with its reason once under the table, never a number */
+    assert_non_null(strstr(md, "| remap overhead [95%] |"));
+    assert_non_null(strstr(md, "| 1.12x [1.06, 1.25] (dlt) |"));
+    assert_non_null(strstr(md, "| 3.12x [3.06, 3.25] (dlt) |"));
+    const char *op = strstr(md, "### opencl: Test GPU");
+    assert_non_null(op);
+    assert_non_null(strstr(op, "| n/a |"));
+    const char *why = strstr(op, "- remap overhead n/a for branch: no key regrouping: planted");
+    assert_non_null(why);
+    assert_null(strstr(why + strlen("- remap"), "remap overhead n/a for branch: no key"));  /* once */
+    assert_non_null(strstr(md, "*remap overhead* (gpu_tdr)"));
     /* no CFE on opencl: said, not silently left out */
     assert_non_null(strstr(md, "opencl: no CFE chart"));
     for (int i = 0; charts[i]; i++) {
@@ -338,11 +361,41 @@ static void text_table(void **st)
     free(buf);
 }
 
+/* the run summary's cell and n/a lines (cmd_run.c prints them) */
+static void remap_cells(void **st)
+{
+    (void)st;
+    static struct dh_run runs[4];
+    memset(runs, 0, sizeof runs);
+    for (int i = 0; i < 4; i++)
+        snprintf(runs[i].c.bench_name, sizeof runs[i].c.bench_name, "%s", i < 3 ? "pb" : "gdt");
+    runs[0].r.remap = (struct dh_remap_overhead){.state = DH_REMAP_MEASURED, .ratio = 1.125};
+    runs[1].r.remap = (struct dh_remap_overhead){.state = DH_REMAP_NA, .reason = "rr only"};
+    runs[2].r.remap = runs[1].r.remap;
+    runs[3].r.remap = (struct dh_remap_overhead){.state = DH_REMAP_FAILED,
+                                                 .status = DH_E_WRONG};
+    char c[32];
+    assert_string_equal(dh_remap_cell(&runs[0], c, sizeof c), "1.12x");
+    assert_string_equal(dh_remap_cell(&runs[1], c, sizeof c), "n/a");
+    assert_string_equal(dh_remap_cell(&runs[3], c, sizeof c), "failed");
+    struct dh_run none;
+    memset(&none, 0, sizeof none);
+    assert_string_equal(dh_remap_cell(&none, c, sizeof c), "-");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(dh_remap_na_lines(f, runs, 4, NULL, NULL, NULL, ""), 1);
+    fclose(f);
+    assert_string_equal(buf, "remap overhead n/a for pb: rr only\n");
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(tables_and_scripts),
         cmocka_unit_test(text_table),
+        cmocka_unit_test(remap_cells),
         cmocka_unit_test(charts_drawn),
         cmocka_unit_test(hostile_labels),
         cmocka_unit_test(bad_input),

@@ -152,6 +152,92 @@ static void round_trip(void **st)
     unlink(path);
 }
 
+static void write_text(const char *path, const char *text);
+
+/* a gpu_tdr run's remap overhead: measured (figures and mechanism), n/a
+ * (its reason) and failed (status and reason) come back as written; a run
+ * without one (older files, other variants) reads as none */
+static void remap_overhead_round_trip(void **st)
+{
+    (void)st;
+    struct dh_run runs[4];
+    make_run(&runs[0], "baseline", 2.0, 0);
+    const char *alg[] = {"hot", "dgi", "hot_warp"};
+    for (int i = 1; i < 4; i++) {
+        make_run(&runs[i], "gpu_tdr", 1.0, 0);
+        dh_pset_put(&runs[i].c.params, "alg", alg[i - 1], i, DH_P_CHOICE);
+        dh_case_identity(&runs[i].c);
+    }
+    runs[1].r.remap = (struct dh_remap_overhead){
+        .state = DH_REMAP_MEASURED, .mech = "rr", .n_tdr = 12, .n_base = 11,
+        .tdr_ms = 1.25, .tdr_lo = 1.125, .tdr_hi = 1.5, .base_ms = 1.0, .base_lo = 0.875,
+        .base_hi = 1.0625, .ratio = 1.25, .ratio_lo = 1.0625, .ratio_hi = 1.5};
+    runs[1].r.case_ms = 1625.0;         /* the parts are written beside the whole */
+    runs[1].r.remap_ms = 812.5;
+    runs[2].r.remap = (struct dh_remap_overhead){
+        .state = DH_REMAP_NA, .reason = "no key regrouping: <none> & \"so\""};
+    runs[3].r.remap = (struct dh_remap_overhead){
+        .state = DH_REMAP_FAILED, .status = DH_E_WRONG, .mech = "dlt",
+        .reason = "gpu_tdr on the regrouped input: 3 of 9 outputs differ"};
+    dh_run_derive(runs, 4);
+    struct dh_env env;
+    dh_env_fill(&env, 0, NULL);
+    struct dh_devlist devs = {0};
+    devs.n = 1;
+    snprintf(devs.d[0].backend, 16, "opencl");
+    devs.d[0].info.warp_width = 32;
+    const char *p = "/tmp/dh-test-remap-overhead.xml";
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_write(p, &env, &devs, runs, 4, &e), 0);
+    assert_int_equal(dh_xml_validate(p, &e), 0);
+    struct dh_resultfile f;
+    assert_int_equal(dh_results_load(p, &f, &e), 0);
+    assert_int_equal(f.n_runs, 4);
+    assert_int_equal(f.runs[0].r.remap.state, DH_REMAP_NONE);
+    const struct dh_remap_overhead *m = &f.runs[1].r.remap;
+    assert_int_equal(m->state, DH_REMAP_MEASURED);
+    assert_string_equal(m->mech, "rr");
+    assert_int_equal(m->n_tdr, 12);
+    assert_int_equal(m->n_base, 11);
+    assert_true(m->ratio == 1.25 && m->ratio_lo == 1.0625 && m->ratio_hi == 1.5);
+    assert_true(m->tdr_ms == 1.25 && m->tdr_lo == 1.125 && m->tdr_hi == 1.5);
+    assert_true(m->base_ms == 1.0 && m->base_lo == 0.875 && m->base_hi == 1.0625);
+    assert_true(f.runs[1].r.remap_ms == 812.5);
+    assert_int_equal(f.runs[2].r.remap.state, DH_REMAP_NA);
+    assert_string_equal(f.runs[2].r.remap.reason, "no key regrouping: <none> & \"so\"");
+    assert_true(isnan(f.runs[2].r.remap.ratio));            /* n/a is never a number */
+    assert_int_equal(f.runs[3].r.remap.state, DH_REMAP_FAILED);
+    assert_int_equal(f.runs[3].r.remap.status, DH_E_WRONG);
+    assert_string_equal(f.runs[3].r.remap.mech, "dlt");
+    assert_non_null(strstr(f.runs[3].r.remap.reason, "3 of 9 outputs differ"));
+    dh_resultfile_free(&f);
+    /* a measured figure without its ratio is refused, and so is an unknown state */
+    static char text[1 << 18], bad[1 << 18];
+    FILE *fp = fopen(p, "r");
+    size_t len = fread(text, 1, sizeof text - 1, fp);
+    text[len] = 0;
+    fclose(fp);
+    struct { const char *from, *to, *says; } cases[] = {
+        {" ratio=\"1.25\"", "", "ratio is missing or not positive"},
+        {" ratio=\"1.25\"", " ratio=\"-1\"", "ratio is missing or not positive"},
+        {"state=\"n/a\"", "state=\"zero\"", NULL},          /* the schema's own refusal */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char *at = strstr(text, cases[k].from);
+        assert_non_null(at);
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - text), text, cases[k].to,
+                 at + strlen(cases[k].from));
+        write_text(p, bad);
+        e.msg[0] = 0;
+        assert_int_equal(dh_results_load(p, &f, &e), -DH_E_DATA);
+        if (cases[k].says)
+            assert_non_null(strstr(e.msg, cases[k].says));
+    }
+    for (int i = 0; i < 4; i++)
+        dh_run_release(&runs[i]);
+    unlink(p);
+}
+
 static void write_text(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "w");
@@ -258,7 +344,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(round_trip), cmocka_unit_test(bad_files), cmocka_unit_test(unwritable),
-        cmocka_unit_test(refused_values),
+        cmocka_unit_test(refused_values), cmocka_unit_test(remap_overhead_round_trip),
     };
     return cmocka_run_group_tests_name("xml", t, NULL, NULL);
 }

@@ -276,7 +276,7 @@ static void summary(const struct dh_run *runs, int n)
     printf("\n");
     dh_tt_print(&t, stdout);
     dh_tt_free(&t);
-    dh_remap_na_lines(stdout, runs, n, NULL, "");
+    dh_remap_na_lines(stdout, runs, n, NULL, NULL, NULL, "");
 }
 
 static int need_arg(int i, int argc, char **argv)

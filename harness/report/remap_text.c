@@ -21,20 +21,32 @@ const char *dh_remap_cell(const struct dh_run *u, char *buf, size_t len)
     return buf;
 }
 
-void dh_remap_na_lines(FILE *f, const struct dh_run *runs, int n, const char *bench,
-                       const char *prefix)
+static int na_in(const struct dh_run *u, const char *bench, const char *backend,
+                 const char *device)
 {
+    return u->r.remap.state == DH_REMAP_NA && (!bench || !strcmp(u->c.bench_name, bench))
+        && (!backend || !strcmp(u->c.backend, backend))
+        && (!device || !strcmp(u->c.device_name, device));
+}
+
+int dh_remap_na_lines(FILE *f, const struct dh_run *runs, int n, const char *bench,
+                      const char *backend, const char *device, const char *prefix)
+{
+    int lines = 0;
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
-        if (u->r.remap.state != DH_REMAP_NA || (bench && strcmp(u->c.bench_name, bench)))
+        if (!na_in(u, bench, backend, device))
             continue;
         int seen = 0;                   /* one line per benchmark and reason */
         for (int j = 0; j < i && !seen; j++)
-            seen = runs[j].r.remap.state == DH_REMAP_NA
+            seen = na_in(&runs[j], bench, backend, device)
                    && !strcmp(runs[j].c.bench_name, u->c.bench_name)
                    && !strcmp(runs[j].r.remap.reason, u->r.remap.reason);
-        if (!seen)
+        if (!seen) {
             fprintf(f, "%sremap overhead n/a for %s: %s\n", prefix, u->c.bench_name,
                     u->r.remap.reason);
+            lines++;
+        }
     }
+    return lines;
 }

@@ -126,8 +126,9 @@ void dh_model_summary(const struct dh_run *runs, int n);
  * "failed", "-"), into buf */
 const char *dh_remap_cell(const struct dh_run *u, char *buf, size_t len);
 /* one line "<prefix>remap overhead n/a for BENCH: reason" per benchmark
- * (bench NULL: every one; else that one) and reason among runs */
-void dh_remap_na_lines(FILE *f, const struct dh_run *runs, int n, const char *bench,
-                       const char *prefix);
+ * and reason among the runs of bench on backend's device (each NULL: any);
+ * the number of lines */
+int dh_remap_na_lines(FILE *f, const struct dh_run *runs, int n, const char *bench,
+                      const char *backend, const char *device, const char *prefix);
 
 #endif

@@ -215,13 +215,8 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
     }
     fprintf(f, "\n\n");
     /* n/a overheads: the reason once per benchmark (the rows say n/a) */
-    int na = 0;
-    for (int i = 0; i < rf->n_runs && !na; i++)
-        na = rf->runs[i].r.remap.state == DH_REMAP_NA && !strcmp(rf->runs[i].c.bench_name, bench);
-    if (na) {
-        dh_remap_na_lines(f, rf->runs, rf->n_runs, bench, "- ");
+    if (dh_remap_na_lines(f, rf->runs, rf->n_runs, bench, backend, device, "- "))
         fprintf(f, "\n");
-    }
 }
 
 static void num(FILE *f, double v, const char *fmt)

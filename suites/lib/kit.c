@@ -865,6 +865,29 @@ int dh_kit_presort(const struct dh_case *c, char *mech, size_t mech_len, char *w
     const char *dom = md && md->domain && !strncmp(md->domain, "enum:", 5) ? md->domain + 5
                                                                             : "dlt";
     if (in_list(dom, "dlt")) {
+        /* dlt moves what cpu_tdr's kernel reads: the gpu_tdr kernel sees
+         * the regrouped input only where it reads the same buffers (not,
+         * e.g., cvp's image, which its cpu_tdr replaces by moved patches) */
+        struct dh_case cc = *c;
+        snprintf(cc.variant, sizeof cc.variant, "cpu_tdr");
+        dh_pset_del(&cc.params, "mech");
+        const struct dh_kentry *ec = entry_of(k, &cc), *eg = entry_of(k, c);
+        char tok[128];
+        for (const char *p = eg ? eg->args : NULL; ec && (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
+            int bi = dh_kit_buf_index(k, tok);
+            if (bi < 0 || !dh__kit_is_input(&k->bufs[bi]))
+                continue;
+            int read = 0;
+            char t2[128];
+            for (const char *q = ec->args; !read && (q = dh_kit_word(q, t2, sizeof t2, NULL));)
+                read = !strcmp(t2, tok);
+            if (!read) {
+                snprintf(why, why_len, "%s's gpu_tdr kernel reads %s, which its cpu_tdr (dlt, "
+                         "kernel %s) does not read, so the regrouping does not reach it",
+                         c->bench_name, tok, ec->entry);
+                return 0;
+            }
+        }
         snprintf(mech, mech_len, "dlt");
         return 1;
     }
