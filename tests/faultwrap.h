@@ -16,6 +16,8 @@ static struct dh_devlist devs;
 /* 1: plan with the BBV model (profiling runs add builds and launches, so
  * the fault tests, which count them, plan without it) */
 static int plan_model;
+/* 1: gpu_tdr cases also time the remap overhead (`run`'s default) */
+static int plan_remap;
 
 static int plan_run(const char *backends, const char *variants, int n_params,
                     const char **params, int isolate, double timeout, struct dh_run **runs,
@@ -24,7 +26,7 @@ static int plan_run(const char *backends, const char *variants, int n_params,
     struct dh_selection sel = {.suite = "micro", .size = "small", .reps = 3, .warmup = 1,
                                .timeout_s = timeout, .device = -1, .profile = 0,
                                .backends = backends, .variants = variants,
-                               .model = plan_model};
+                               .model = plan_model, .remap_overhead = plan_remap};
     for (int i = 0; i < n_params; i++)
         sel.params[sel.n_params++] = params[i];
     struct dh_err e = {0};

@@ -419,6 +419,150 @@ static void on_device(void **st)
     dh_session_close(s);
 }
 
+/* ---- the remap overhead (dh_kit_presort, dh_exec.presorted) ---- */
+static const struct dh_param_def pparams_rr[] = {
+    DH_KIT_MECH("enum:rr", "index array only"),
+    {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "by key"},
+    {"alg", DH_P_CHOICE, "enum:dgi", "dgi", "gpu_tdr", "remap"},
+    DH_KIT_WG,
+    {0},
+};
+/* gpu_tdr is t_base itself (nothing to remap: the ratio is the noise's),
+ * through perm where cpu_tdr redirects; pentries_bad's gpu_tdr/rr leaves
+ * outputs unwritten */
+static const struct dh_kentry pentries[] = {
+    {"baseline", "t_base", "a b y n"},
+    {"cpu_tdr/rr", "t_rr", "a b y n perm"},
+    {"gpu_tdr", "t_base", "a b y n"},
+    {"gpu_tdr/rr", "t_rr", "a b y n perm"},
+    {0},
+};
+static const struct dh_kentry pentries_bad[] = {
+    {"baseline", "t_base", "a b y n"},
+    {"cpu_tdr/rr", "t_rr", "a b y n perm"},
+    {"gpu_tdr", "t_base", "a b y n"},
+    {"gpu_tdr/rr", "t_lazy", "a b y n"},
+    {0},
+};
+static const struct dh_kit pkit = {
+    .sizes = {"n=4096", "n=4096", "n=4096"}, .items = "n", DH_KIT_TABLES(tbufs, pentries),
+    .generate = t_generate, .reference = t_reference, .sort_key = t_sort_key,
+};
+static const struct dh_bench pbench = {
+    .suite = "test", .name = "kit_presort", .summary = "test", .source = test_src,
+    .params = pparams_rr, .variants = "baseline,cpu_tdr,gpu_tdr", DH_KIT(pkit),
+};
+
+static void presort(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    char mech[8], why[384];
+    /* rr with a gpu_tdr/rr entry; dlt where cpu_tdr moves data */
+    kcase(&c, &pbench, "gpu_tdr", NULL);
+    assert_int_equal(pbench.presort(&c, mech, sizeof mech, why, sizeof why), 1);
+    assert_string_equal(mech, "rr");
+    struct dh_bench b = pbench;
+    b.params = tparams;                                 /* mech dlt,rr */
+    kcase(&c, &b, "gpu_tdr", NULL);
+    assert_int_equal(b.presort(&c, mech, sizeof mech, why, sizeof why), 1);
+    assert_string_equal(mech, "dlt");
+    /* only gpu_tdr */
+    kcase(&c, &pbench, "baseline", NULL);
+    assert_int_equal(pbench.presort(&c, mech, sizeof mech, why, sizeof why), 0);
+    /* no cpu_tdr: said, with the benchmark's own reason */
+    b = pbench;
+    b.variants = "baseline,gpu_tdr";
+    b.absent = "cpu_tdr: the keys follow the position; melded: nothing to meld";
+    kcase(&c, &b, "gpu_tdr", NULL);
+    assert_int_equal(b.presort(&c, mech, sizeof mech, why, sizeof why), 0);
+    assert_string_equal(why, "no host regrouping: kit_presort has no cpu_tdr (the keys follow "
+                             "the position)");
+    /* no key: the BBV regroupings only */
+    struct dh_kit k = pkit;
+    k.sort_key = NULL;
+    b = pbench;
+    b.kit = &k;
+    kcase(&c, &b, "gpu_tdr", NULL);
+    assert_int_equal(b.presort(&c, mech, sizeof mech, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no key regrouping"));
+    /* rr only, and a gpu_tdr kernel that reads no index array */
+    static const struct dh_kentry no_rr[] = {
+        {"baseline", "t_base", "a b y n"}, {"cpu_tdr/rr", "t_rr", "a b y n perm"},
+        {"gpu_tdr", "t_base", "a b y n"}, {0}};
+    k = pkit;
+    k.entries = no_rr;
+    kcase(&c, &b, "gpu_tdr", NULL);
+    assert_int_equal(b.presort(&c, mech, sizeof mech, why, sizeof why), 0);
+    assert_non_null(strstr(why, "index array only (mech=rr)"));
+    assert_non_null(strstr(why, "gpu_tdr/rr"));
+    /* dlt, and a gpu_tdr kernel reading a buffer cpu_tdr's does not */
+    static const struct dh_kentry other[] = {
+        {"baseline", "t_base", "a b y n"}, {"cpu_tdr", "t_lazy", "b b y n"},
+        {"gpu_tdr", "t_base", "a b y n"}, {0}};
+    k = pkit;
+    k.entries = other;
+    b.params = tparams;
+    kcase(&c, &b, "gpu_tdr", NULL);
+    assert_int_equal(b.presort(&c, mech, sizeof mech, why, sizeof why), 0);
+    assert_non_null(strstr(why, "gpu_tdr kernel reads a, which its cpu_tdr (dlt, kernel "
+                                "t_lazy) does not read"));
+}
+
+/* the overhead on the CPU device: rr through gpu_tdr/rr, dlt through the
+ * moved data; both kernels verified, a wrong one fails the case */
+static void presort_on_device(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_runner_opts ro = {.isolate = 0};
+    struct dh_session *s = dh_session_open(&ro);
+    static struct dh_result r;
+    struct dh_case c;
+    struct dh_bench b = pbench;
+    for (int k = 0; k < 2; k++) {
+        if (k)
+            b.params = tparams;                         /* dlt */
+        kcase(&c, &b, "gpu_tdr", NULL);
+        c.remap_overhead = 1;
+        assert_int_equal(dh_session_run(s, &c, &r), 0);
+        if (r.status)
+            fprintf(stderr, "presort %d: %s\n", k, r.message);
+        assert_int_equal(r.status, 0);
+        const struct dh_remap_overhead *o = &r.remap;
+        assert_int_equal(o->state, DH_REMAP_MEASURED);
+        assert_string_equal(o->mech, k ? "dlt" : "rr");
+        assert_int_equal(o->n_tdr, 3);
+        assert_int_equal(o->n_base, 3);
+        assert_true(o->tdr_ms > 0 && o->base_ms > 0);
+        assert_true(o->ratio > 0 && isfinite(o->ratio));
+        assert_true(o->ratio_lo <= o->ratio && o->ratio <= o->ratio_hi);
+        assert_true(r.remap_ms > 0);
+        /* the case's own timing is its own: no index array upload */
+        assert_true(r.xfer_ms[0] == 0);
+    }
+    /* not asked: none */
+    kcase(&c, &pbench, "gpu_tdr", NULL);
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.remap.state, DH_REMAP_NONE);
+    /* a gpu_tdr kernel wrong on the regrouped input fails the case */
+    struct dh_kit bad = pkit;
+    bad.entries = pentries_bad;
+    b = pbench;
+    b.kit = &bad;
+    b.name = "kit_presort_bad";         /* a workload of its own, not the last one's */
+    kcase(&c, &b, "gpu_tdr", NULL);
+    c.remap_overhead = 1;
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    assert_int_equal(r.status, DH_E_WRONG);
+    assert_int_equal(r.remap.state, DH_REMAP_FAILED);
+    assert_int_equal(r.remap.status, DH_E_WRONG);
+    assert_non_null(strstr(r.remap.reason, "gpu_tdr on the regrouped input"));
+    assert_non_null(strstr(r.message, "remap overhead"));
+    dh_session_close(s);
+}
+
 /* a descriptor's reference compiled for the host: no OpenCL at all */
 static void host_reference(void **st)
 {
@@ -671,6 +815,7 @@ int main(void)
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
+        cmocka_unit_test(presort), cmocka_unit_test(presort_on_device),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

@@ -8,8 +8,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "faultwrap.h"
 #include "../harness/run/steps.h"
+#include "../harness/stats/derive.h"
+#include "../harness/stats/load.h"
+#include "../results/xml.h"
 #include "../suites/suite.h"
 
 static void conformance(void **st)
@@ -182,6 +187,87 @@ static void planted_wrong(void **st)
     free(runs);
 }
 
+/* gpu_tdr's remap overhead end to end on PoCL: micro paths=2 at size
+ * small, the gpu_tdr kernel and the baseline kernel on the input already in
+ * path order (cpu_tdr's key regrouping, by dlt: micro moves data), both
+ * verified, in a worker process; a positive figure, recorded in the XML
+ * and read back. Other variants and --remap-overhead no get none. */
+static void remap_overhead(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    wrap();
+    struct dh_run *runs;
+    int n;
+    const char *p[] = {"paths=2", "layers=1", "alg=hot"};
+    plan_remap = 1;
+    int rc = plan_run("opencl", "baseline,gpu_tdr", 3, p, 0, 300, &runs, &n);
+    plan_remap = 0;
+    assert_int_equal(rc, 0);
+    assert_int_equal(n, 2);
+    const struct dh_run *g = !strcmp(runs[0].c.variant, "gpu_tdr") ? &runs[0] : &runs[1];
+    const struct dh_run *b = g == &runs[0] ? &runs[1] : &runs[0];
+    if (g->r.status)
+        fprintf(stderr, "%s: %s\n", g->c.id, g->r.message);
+    assert_int_equal(g->r.status, 0);
+    const struct dh_remap_overhead *o = &g->r.remap;
+    assert_int_equal(o->state, DH_REMAP_MEASURED);
+    assert_string_equal(o->mech, "dlt");
+    assert_int_equal(o->n_tdr, 3);                  /* the case's repetitions */
+    assert_int_equal(o->n_base, 3);
+    assert_true(o->ratio > 0 && isfinite(o->ratio));
+    assert_true(fabs(o->ratio - o->tdr_ms / o->base_ms) <= 1e-9 * o->ratio);
+    assert_true(g->r.remap_ms > 0);
+    /* the gpu_tdr kernel and cpu_tdr's (the baseline's on moved data) ran */
+    assert_non_null(strstr(kernels_seen, "mb_gpu_tdr"));
+    assert_non_null(strstr(kernels_seen, "mb_baseline"));
+    assert_int_equal(b->r.remap.state, DH_REMAP_NONE);
+    /* in the results file and back */
+    char path[] = "/tmp/dh-test-remap-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct dh_env env;
+    dh_env_fill(&env, 0, NULL);
+    struct dh_err e = {0};
+    dh_run_derive(runs, n);
+    assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
+    assert_int_equal(dh_xml_validate(path, &e), 0);
+    struct dh_resultfile f;
+    assert_int_equal(dh_results_load(path, &f, &e), 0);
+    int seen = 0;
+    for (int i = 0; i < f.n_runs; i++)
+        if (!strcmp(f.runs[i].c.variant, "gpu_tdr")) {
+            seen = 1;
+            assert_int_equal(f.runs[i].r.remap.state, DH_REMAP_MEASURED);
+            assert_true(f.runs[i].r.remap.ratio > 0);
+        }
+    assert_true(seen);
+    dh_resultfile_free(&f);
+    unlink(path);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
+    free(runs);
+    /* from a worker process through the pipe */
+    plan_remap = 1;
+    rc = plan_run("opencl", "gpu_tdr", 3, p, 1, 300, &runs, &n);
+    plan_remap = 0;
+    assert_int_equal(rc, 0);
+    assert_int_equal(runs[0].r.status, 0);
+    assert_int_equal(runs[0].r.remap.state, DH_REMAP_MEASURED);
+    assert_true(runs[0].r.remap.ratio > 0);
+    dh_run_release(&runs[0]);
+    free(runs);
+    /* not asked */
+    wrap();
+    assert_int_equal(plan_run("opencl", "gpu_tdr", 3, p, 0, 300, &runs, &n), 0);
+    assert_int_equal(runs[0].r.status, 0);
+    assert_int_equal(runs[0].r.remap.state, DH_REMAP_NONE);
+    assert_null(strstr(kernels_seen, "mb_baseline"));
+    dh_run_release(&runs[0]);
+    free(runs);
+}
+
 /* Variants of one workload share its host data in the worker: each must
  * still run as itself (mech=rr through the index array after a baseline
  * and a dlt run of the same input; wg as tuned, not as the first case). */
@@ -302,7 +388,7 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(host_rule), cmocka_unit_test(schedule),
+        cmocka_unit_test(remap_overhead), cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(host_rule), cmocka_unit_test(schedule),
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
         cmocka_unit_test(faults),
