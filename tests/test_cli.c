@@ -237,6 +237,51 @@ static void out_folder(void **st)
     assert_null(strstr(after, "variant=\"baseline\""));
 }
 
+/* gpu_tdr's remap overhead through `harness run` (worker processes) and
+ * `harness report`: the summary's column, the XML element, index.md's
+ * cell; n/a with its reason where a benchmark has no cpu_tdr; a bad
+ * --remap-overhead value is a usage error naming the choices */
+static void remap_overhead_cli(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char o[256], x[300], rep[300], md[320];
+    snprintf(o, sizeof o, "%s/remap", tmpdir);
+    snprintf(x, sizeof x, "%s/results.xml", o);
+    snprintf(rep, sizeof rep, "%s/report", o);
+    snprintf(md, sizeof md, "%s/index.md", rep);
+    const char *a[] = {"run", "--suite", "micro", "--variant", "gpu_tdr", "--param", "paths=2",
+                       "--param", "layers=1", "--param", "alg=hot", "--reps", "3",
+                       "--no-model", "--out", o, NULL};
+    assert_int_equal(run(tmpdir, a), 0);
+    assert_non_null(strstr(out, "remap ovh"));
+    size_t l;
+    char *xml = slurp(x, &l);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<remap_overhead state=\"measured\" mech=\"dlt\" "
+                                "verified=\"pass\" ratio=\""));
+    assert_non_null(strstr(xml, "remap_ms=\""));
+    const char *b[] = {"report", x, "--out", rep, NULL};
+    assert_int_equal(run(tmpdir, b), 0);
+    char *text = slurp(md, &l);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "| remap overhead [95%] |"));
+    assert_non_null(strstr(text, "(dlt) |"));
+    /* no cpu_tdr: n/a and why, never a number */
+    const char *c[] = {"run", "--suite", "darm", "--bench", "dct", "--variant", "gpu_tdr",
+                       "--param", "bs=8", "--reps", "2", "--no-model", "--out", o, "--fresh",
+                       NULL};
+    assert_int_equal(run(tmpdir, c), 0);
+    assert_non_null(strstr(out, "remap overhead n/a for dct: no host regrouping: dct has no "
+                                "cpu_tdr ("));
+    xml = slurp(x, &l);
+    assert_non_null(strstr(xml, "<remap_overhead state=\"n/a\" reason=\"no host regrouping"));
+    assert_null(strstr(xml, "ratio=\""));
+    const char *d[] = {"run", "--suite", "micro", "--remap-overhead", "maybe", NULL};
+    assert_int_equal(run(tmpdir, d), 64);
+    assert_non_null(strstr(out, "--remap-overhead maybe: choose yes or no"));
+}
+
 /* a compiler error in a user's kernel names the user's file and line
  * (it named an invented suites/user/... path) */
 static void user_file_named(void **st)
@@ -544,6 +589,7 @@ int main(void)
         cmocka_unit_test(numbers),
         cmocka_unit_test(tune_wrong_kernel),
         cmocka_unit_test(out_folder),
+        cmocka_unit_test(remap_overhead_cli),
         cmocka_unit_test(user_file_named),
         cmocka_unit_test(hung_kernel),
         cmocka_unit_test(write_faults),

@@ -47,7 +47,8 @@ static void conformance(void **st)
 /* Every registered suite at size small, every variant with its default
  * choices, on the OpenCL device: each case verified (a refusal only
  * where a constraint or the backend says so), every benchmark run, and
- * every family a benchmark declares run at least once. */
+ * every family a benchmark declares run at least once; every gpu_tdr case
+ * with its remap overhead measured and verified, or n/a with the reason. */
 static void suites(void **st)
 {
     (void)st;
@@ -63,7 +64,7 @@ static void suites(void **st)
             continue;
         struct dh_selection sel = {.suite = suite, .size = "small", .reps = 2, .warmup = 1,
                                    .timeout_s = 300, .device = -1, .backends = "opencl",
-                                   .variants = "all", .model = 1};
+                                   .variants = "all", .model = 1, .remap_overhead = 1};
         struct dh_run *runs;
         int n;
         if (dh_plan(&sel, &devs, &runs, &n, &e))
@@ -93,6 +94,14 @@ static void suites(void **st)
             if (st || !runs[r].r.verified || runs[r].r.verify.mismatches ||
                 runs[r].r.verify.checked <= 0)
                 fail_msg("%s: status %d: %s", runs[r].c.id, st, runs[r].r.message);
+            /* every gpu_tdr case has its remap overhead (both runs on the
+             * sorted input verified) or says why it cannot */
+            int rs = runs[r].r.remap.state;
+            if (!strcmp(runs[r].c.variant, "gpu_tdr")
+                && !(rs == DH_REMAP_MEASURED && runs[r].r.remap.ratio > 0)
+                && !(rs == DH_REMAP_NA && runs[r].r.remap.reason[0]))
+                fail_msg("%s: remap overhead state %d: %s", runs[r].c.id, rs,
+                         runs[r].r.remap.reason);
         }
         fprintf(stderr, "suite %s: %d cases verified\n", suite, n);
         free(runs);
@@ -190,8 +199,8 @@ static void planted_wrong(void **st)
 /* gpu_tdr's remap overhead end to end on PoCL: micro paths=2 at size
  * small, the gpu_tdr kernel and the baseline kernel on the input already in
  * path order (cpu_tdr's key regrouping, by dlt: micro moves data), both
- * verified, in a worker process; a positive figure, recorded in the XML
- * and read back. Other variants and --remap-overhead no get none. */
+ * verified; a positive figure, recorded in the XML and read back (the
+ * worker processes of `harness run`: test_cli's remap_overhead_cli). Other variants and --remap-overhead no get none. */
 static void remap_overhead(void **st)
 {
     (void)st;
@@ -247,16 +256,6 @@ static void remap_overhead(void **st)
     unlink(path);
     for (int i = 0; i < n; i++)
         dh_run_release(&runs[i]);
-    free(runs);
-    /* from a worker process through the pipe */
-    plan_remap = 1;
-    rc = plan_run("opencl", "gpu_tdr", 3, p, 1, 300, &runs, &n);
-    plan_remap = 0;
-    assert_int_equal(rc, 0);
-    assert_int_equal(runs[0].r.status, 0);
-    assert_int_equal(runs[0].r.remap.state, DH_REMAP_MEASURED);
-    assert_true(runs[0].r.remap.ratio > 0);
-    dh_run_release(&runs[0]);
     free(runs);
     /* not asked */
     wrap();
