@@ -51,6 +51,8 @@ static void csv_and_t4(void **st)
     snprintf(t->eval[1].tunables, sizeof t->eval[1].tunables, "wg=128");
     t->eval[1].status = DH_E_BUILD;
     t->best = 0;
+    runs[1].r.remap = (struct dh_remap_overhead){.state = DH_REMAP_MEASURED, .mech = "dlt",
+                                                 .ratio = 1.125, .ratio_lo = 1, .ratio_hi = 1.25};
     dh_run_derive(runs, 2);
     struct dh_env env;
     dh_env_fill(&env, 0, NULL);
@@ -60,6 +62,16 @@ static void csv_and_t4(void **st)
                     "/tmp/dh-export-t4", NULL};
     assert_int_equal(dh_cmd_export(6, argv), 0);
     assert_int_equal(count_lines("/tmp/dh-export.csv"), 3);     /* header + 2 runs */
+    /* the remap overhead: the gpu_tdr row's ratio and state, blank beside the baseline */
+    FILE *cf = fopen("/tmp/dh-export.csv", "r");
+    assert_non_null(cf);
+    char csv[8192] = {0};
+    assert_true(fread(csv, 1, sizeof csv - 1, cf) > 0);
+    fclose(cf);
+    assert_non_null(strstr(csv, ",remap_ceiling,remap_overhead,remap_overhead_state,"
+                                "remap_overhead_reason\n"));
+    assert_non_null(strstr(csv, ",1.125,measured,\n"));
+    assert_non_null(strstr(csv, ",,,\n"));
     char path[256];
     snprintf(path, sizeof path, "/tmp/dh-export-t4/%s.json", runs[1].c.key);
     FILE *f = fopen(path, "r");
