@@ -737,9 +737,13 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     printf("CFE: c = hardware counters, m = BBV model. ceiling: best in-work-group remap "
            "speedup for this input; share = (speedup-1)/(ceiling-1).\n");
-    printf("remap ovh: gpu_tdr / baseline kernel medians on the input already in path order "
-           "(cpu_tdr's key regrouping): the remap's cost with nothing to gain; speedup x "
-           "remap ovh ~ what removing the divergence gave.\n");
+    int any_remap = 0;
+    for (int i = 0; i < n && !any_remap; i++)
+        any_remap = runs[i].r.remap.state != DH_REMAP_NONE;
+    if (any_remap)
+        printf("remap ovh: gpu_tdr / baseline kernel medians on the input already in path "
+               "order (cpu_tdr's key regrouping): the remap's cost with nothing to gain; "
+               "speedup x remap ovh ~ what removing the divergence gave.\n");
     int wrong = 0, infra = 0;
     for (int i = 0; i < n; i++) {
         int s = runs[i].r.status;
