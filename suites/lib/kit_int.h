@@ -1,5 +1,6 @@
-/* kit_int.h — what kit.c and kit_move.c share inside the kit: the case on
- * the device and cpu_tdr's host work. Not for benchmarks (kit.h is theirs). */
+/* kit_int.h — what kit.c, kit_move.c, kit_verify.c and kit_presort.c share
+ * inside the kit: the case on the device and cpu_tdr's host work. Not for
+ * benchmarks (kit.h is theirs). */
 #ifndef DH_KIT_INT_H
 #define DH_KIT_INT_H
 
@@ -47,6 +48,13 @@ static inline void *dh__kit_case_array(void **slot, size_t bytes)
         *slot = malloc(bytes ? bytes : 1);
     return *slot;
 }
+
+/* the entry case c runs (cpu_tdr's: its own, else the baseline's; with
+ * mech=rr "cpu_tdr/rr"), the entry declared for `variant` (NULL: none),
+ * and whether a comma list holds a word (kit.c) */
+const struct dh_kentry *dh__kit_entry(const struct dh_kit *k, const struct dh_case *c);
+const struct dh_kentry *dh__kit_entry_named(const struct dh_kit *k, const char *variant);
+int dh__kit_in_list(const char *list, const char *word);
 
 /* element k of item i of a per-item buffer is at k * items + i: move the
  * buffer's columns into the order perm gives (back = 0: dst[j] = src[perm[j]])
