@@ -231,6 +231,7 @@ static void remap_overhead(void **st)
     assert_non_null(strstr(kernels_seen, "mb_gpu_tdr"));
     assert_non_null(strstr(kernels_seen, "mb_baseline"));
     assert_int_equal(b->r.remap.state, DH_REMAP_NONE);
+    assert_true(b->r.remap_ms == 0);                /* no step, no time */
     /* in the results file and back */
     char path[] = "/tmp/dh-test-remap-XXXXXX";
     int fd = mkstemp(path);

@@ -107,7 +107,8 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
     /* gpu_tdr: the remap overhead, on the input in path order */
     t = dh_now_ms();
     dh__remap_overhead(w, c, &x, r);
-    r->remap_ms = dh_now_ms() - t;
+    if (r->remap.state != DH_REMAP_NONE)   /* only where it ran or said why not */
+        r->remap_ms = dh_now_ms() - t;
 teardown:
     dh__exec_teardown(w, b, &x);
     r->case_ms = dh_now_ms() - t0;
