@@ -1,7 +1,8 @@
 /* worker.c — a case's life on an open device, top to bottom: the
  * workload's host data, the kernel's source and options, the BBVs when the
  * case needs them, the build, the measurement, the ceiling and the model,
- * the counters, a gpu_tdr case's remap overhead, the teardown. Each step is a file of its own (steps.h). */
+ * the counters, a gpu_tdr case's remap overhead, the teardown. Each step
+ * is a file of its own (steps.h). */
 #include "worker.h"
 
 #include <stdio.h>
