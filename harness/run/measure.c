@@ -10,9 +10,9 @@
 #include "steps.h"
 #include "../stats/stats.h"
 
-/* host work (cpu_tdr's regrouping and moves) is timed on the first
- * repetitions only, at least DH_HOST_REPS_MIN, until its median's 95%
- * interval is within +-DH_HOST_SHARE; later repetitions reuse its result */
+/* host work (cpu_tdr's regrouping and moves) is timed on repetitions of
+ * its own, at least DH_HOST_REPS_MIN, until its median's 95% interval is
+ * within +-DH_HOST_SHARE; the timed repetitions reuse its result */
 #define DH_HOST_REPS_MIN 5
 #define DH_HOST_SHARE 0.05
 
@@ -75,20 +75,47 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
     r->verify = v;
     if (wrong(&v, r, "first run"))
         return DH_E_WRONG;
-    x->host_reuse = 1;                  /* warm-up warms the device, not the host */
-    for (int i = 1; i < c->warmup; i++)
-        if ((rc = b->run(w->state, x, -1 - i, &s, &e))) {
+    /* host work (cpu_tdr's regrouping and moves) is timed in a phase of its
+     * own, before the warm-up: repetitions that redo it until its samples
+     * settle (at most reps of them), their kernel samples not kept. A
+     * kernel launched right after host work (the device idle for up to
+     * ~100 ms) runs 10-20% slower on the H100 than back to back, so kernel
+     * samples taken in this phase would make the kernel median follow how
+     * many repetitions the host needed; the timed repetitions below all
+     * reuse the host work and run back to back, as the baseline's do */
+    int host_work = s.host_ms > 0, nh = 0;
+    x->host_reuse = 0;
+    while (host_work && nh < reps && !dh_host_settled(r->host_ms, nh)) {
+        if ((rc = b->run(w->state, x, nh, &s, &e))) {
+            dh__step_fail(r, &e, rc);
+            return rc;
+        }
+        if (!(s.host_ms >= 0)) {
+            r->status = DH_E_INTERNAL;
+            snprintf(r->message, sizeof r->message, "repetition %d of the host phase "
+                     "reported its host work reused (host_ms %g) while the harness asked "
+                     "for it to be redone", nh, s.host_ms);
+            r->n = 0;
+            return DH_E_INTERNAL;
+        }
+        r->host_ms[nh++] = s.host_ms;
+    }
+    /* warm-up warms the device, not the host; after a host phase at least
+     * one, so that the first timed repetition does not follow host work */
+    x->host_reuse = 1;
+    int warm = c->warmup - 1 > (nh > 0) ? c->warmup - 1 : (nh > 0);
+    for (int i = 0; i < warm; i++)
+        if ((rc = b->run(w->state, x, -2 - i, &s, &e))) {
             x->host_reuse = 0;
             dh__step_fail(r, &e, rc);
             return rc;
         }
     /* timed runs on poisoned outputs, verified again at the end */
     if ((rc = b->poison(w->state, x, &e))) {
+        x->host_reuse = 0;
         dh__step_fail(r, &e, rc);
         return rc;
     }
-    int nh = 0;
-    x->host_reuse = 0;
     for (int i = 0; i < reps; i++) {
         if ((rc = b->run(w->state, x, i, &s, &e))) {
             x->host_reuse = 0;
@@ -97,12 +124,13 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
         }
         r->kernel_ms[i] = s.kernel_ms;
         r->xfer_ms[i] = s.xfer_ms;
-        if (s.host_ms >= 0 && nh == i)      /* < 0: reused, not timed */
-            r->host_ms[nh++] = s.host_ms;
+        if (!host_work)                 /* none: a 0 per repetition */
+            r->host_ms[i] = s.host_ms > 0 ? s.host_ms : 0;
         r->n = i + 1;
-        if (!x->host_reuse && dh_host_settled(r->host_ms, nh))
-            x->host_reuse = 1;
-        if (aut && r->n >= DH_REPS_AUTO_MIN && dh_ci_share(r->kernel_ms, r->n) <= target)
+        /* --reps auto: never fewer repetitions than host samples (one
+         * host sample per repetition, results/record.h) */
+        if (aut && r->n >= DH_REPS_AUTO_MIN && r->n >= nh
+                && dh_ci_share(r->kernel_ms, r->n) <= target)
             break;
     }
     x->host_reuse = 0;

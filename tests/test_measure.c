@@ -1,0 +1,200 @@
+/* test_measure.c — the measurement schedule of harness/run/measure.c on a
+ * made-up benchmark (no device): host work timed in a phase of its own,
+ * the timed kernel repetitions all in the steady state that follows it. */
+#include "testutil.h"
+
+#include "../harness/run/steps.h"
+#include "../harness/run/worker_state.h"
+#include "../suites/suite.h"
+
+/* The made-up benchmark: its kernel takes 2 ms on a run that did host work
+ * or right after one (the device idle while the host worked), 1 ms back
+ * to back; its host work takes host[k] ms on the k-th time it is done
+ * (cycling), or nothing where host is NULL. */
+struct fake {
+    const double *host;
+    int n_host_values;
+    int host_done;          /* times the host work was done */
+    int last_host;          /* the previous run did host work */
+    int runs, reused, redone_after_first;
+    int poisoned;
+};
+
+static int f_upload(void *st, struct dh_exec *x, struct dh_err *e)
+{
+    (void)st, (void)x, (void)e;
+    return 0;
+}
+
+static int f_poison(void *st, struct dh_exec *x, struct dh_err *e)
+{
+    (void)x, (void)e;
+    ((struct fake *)st)->poisoned = 1;
+    return 0;
+}
+
+static int f_run(void *st, struct dh_exec *x, int rep, struct dh_sample *s, struct dh_err *e)
+{
+    (void)rep, (void)e;
+    struct fake *f = st;
+    memset(s, 0, sizeof *s);
+    int host = 0;
+    if (f->host) {
+        if (x->host_reuse && f->host_done) {
+            s->host_ms = -1;
+            f->reused++;
+        } else {
+            s->host_ms = f->host[f->host_done % f->n_host_values];
+            if (f->host_done)
+                f->redone_after_first++;
+            f->host_done++;
+            host = 1;
+        }
+    }
+    s->kernel_ms = host || f->last_host ? 2.0 : 1.0;
+    f->last_host = host;
+    f->runs++;
+    f->poisoned = 0;
+    return 0;
+}
+
+static int f_verify(void *st, struct dh_exec *x, struct dh_verify *v, struct dh_err *e)
+{
+    (void)x, (void)e;
+    memset(v, 0, sizeof *v);
+    v->checked = 1;
+    v->mismatches = ((struct fake *)st)->poisoned;   /* a run must follow the poison */
+    return 0;
+}
+
+static const struct dh_bench fake_bench = {
+    .suite = "test", .name = "fake", .upload = f_upload, .poison = f_poison,
+    .run = f_run, .verify = f_verify,
+};
+
+static void measure(struct fake *f, int reps, int warmup, struct dh_result *r)
+{
+    static struct dh_worker w;
+    static struct dh_case c;
+    memset(&w, 0, sizeof w);
+    memset(&c, 0, sizeof c);
+    w.state = f;
+    c.bench = &fake_bench;
+    c.reps = reps;
+    c.warmup = warmup;
+    c.reps_max = 40;
+    c.reps_target = 0.5;
+    struct dh_exec x = {.c = &c};
+    memset(r, 0, sizeof *r);
+    assert_int_equal(dh_result_reserve(r), 0);
+    assert_int_equal(dh__measure(&w, &c, &x, r), 0);
+    assert_int_equal(r->status, 0);
+    assert_int_equal(x.host_reuse, 0);
+}
+
+/* settled at the fifth host sample: five host repetitions, then every
+ * recorded kernel sample a steady-state one (the old schedule kept the
+ * kernel samples of the host repetitions: five at 2 ms) */
+static void host_phase(void **st)
+{
+    (void)st;
+    const double h[] = {100, 101};
+    struct fake f = {.host = h, .n_host_values = 2};
+    struct dh_result r;
+    measure(&f, 20, 2, &r);
+    assert_int_equal(r.n, 20);
+    assert_int_equal(dh_host_count(&r), 5);
+    assert_int_equal(r.n_host, 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(r.host_ms[i] == h[(i + 1) % 2]);     /* the first run's is not kept */
+    for (int i = 0; i < r.n; i++)
+        assert_true(r.kernel_ms[i] == 1.0);
+    assert_int_equal(f.redone_after_first, 5);
+    assert_int_equal(f.reused, 1 + 20);                  /* one warm-up, then the timed */
+    dh_result_release(&r);
+}
+
+/* warmup 1 (the first run only): a host phase still gets one repetition
+ * between it and the timed ones */
+static void host_phase_no_warmup(void **st)
+{
+    (void)st;
+    const double h[] = {50};
+    struct fake f = {.host = h, .n_host_values = 1};
+    struct dh_result r;
+    measure(&f, 10, 1, &r);
+    assert_int_equal(r.n, 10);
+    assert_int_equal(dh_host_count(&r), 5);
+    for (int i = 0; i < r.n; i++)
+        assert_true(r.kernel_ms[i] == 1.0);
+    dh_result_release(&r);
+}
+
+/* host work that never settles: timed on as many repetitions as the
+ * kernel (n_host 0: every repetition has its own), still none of their
+ * kernel samples kept */
+static void host_never_settles(void **st)
+{
+    (void)st;
+    const double h[] = {10, 90, 20, 80, 5, 95, 30};
+    struct fake f = {.host = h, .n_host_values = 7};
+    struct dh_result r;
+    measure(&f, 12, 2, &r);
+    assert_int_equal(r.n, 12);
+    assert_int_equal(r.n_host, 0);
+    assert_int_equal(dh_host_count(&r), 12);
+    for (int i = 0; i < 12; i++) {
+        assert_true(r.host_ms[i] == h[(i + 1) % 7]);
+        assert_true(r.kernel_ms[i] == 1.0);
+    }
+    dh_result_release(&r);
+}
+
+/* no host work: no host phase, the repetitions as before, host 0 each */
+static void no_host_work(void **st)
+{
+    (void)st;
+    struct fake f = {0};
+    struct dh_result r;
+    measure(&f, 10, 3, &r);
+    assert_int_equal(r.n, 10);
+    assert_int_equal(r.n_host, 0);
+    assert_int_equal(f.runs, 1 + 2 + 10);
+    for (int i = 0; i < 10; i++) {
+        assert_true(r.host_ms[i] == 0);
+        assert_true(r.kernel_ms[i] == 1.0);
+    }
+    dh_result_release(&r);
+}
+
+/* --reps auto stops once the kernel's interval is met, but never with
+ * fewer repetitions than host samples (at most one per repetition) */
+static void auto_keeps_host_count(void **st)
+{
+    (void)st;
+    const double h[] = {10, 90, 20, 80, 5, 95, 30};
+    struct fake f = {.host = h, .n_host_values = 7};
+    struct dh_result r;
+    measure(&f, DH_REPS_AUTO, 2, &r);     /* host never settles: 40 host samples */
+    assert_int_equal(r.n, 40);
+    assert_int_equal(dh_host_count(&r), 40);
+    dh_result_release(&r);
+    const double g[] = {10};
+    struct fake f2 = {.host = g, .n_host_values = 1};
+    measure(&f2, DH_REPS_AUTO, 2, &r);    /* settled at 5: the kernel's floor stops it */
+    assert_int_equal(r.n, DH_REPS_AUTO_MIN);
+    assert_int_equal(r.n_host, 5);
+    dh_result_release(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(host_phase),
+        cmocka_unit_test(host_phase_no_warmup),
+        cmocka_unit_test(host_never_settles),
+        cmocka_unit_test(no_host_work),
+        cmocka_unit_test(auto_keeps_host_count),
+    };
+    return cmocka_run_group_tests(t, NULL, NULL);
+}
