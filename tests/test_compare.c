@@ -251,7 +251,7 @@ static void case_verdicts(void **st)
     scale(&n[1], 1.10, 0);                            /* 10% slower */
     n[2].r.status = DH_E_WRONG;                       /* verification failed */
     n[2].r.verify.mismatches = 3;
-    scale(&n[3], 1.50, 1);                            /* cpu_tdr: host work slower */
+    scale(&n[3], 2.00, 1);    /* cpu_tdr: host work slower, e2e +33% (past the 20% host threshold) */
     dh_pset_put(&n[3].c.params, "wg", "128", 128, DH_P_TUNABLE);   /* tunable moved */
     dh_run_release(&n[4]);
     make_run(&n[4], "melded", NULL, 4, 25, 0.01, 15);  /* new case; paths=2 one gone */
@@ -453,6 +453,129 @@ static void command_exit_codes(void **st)
     assert_int_equal(CMD(dh_cmd_compare, "a.xml", "b.xml", "--bogus"), DH_EXIT_USAGE);
 }
 
+/* cpu_tdr with host work timed on 5 of 20 repetitions: e2e is judged on
+ * 5 real samples a side (dh_e2e_sample pairs repetition i with host sample
+ * i mod 5, and the rank test took those 20 as independent), against the
+ * host threshold and the host sample floor */
+static void host_run(struct dh_run *u, const double *host, int nh, double kernel, int n)
+{
+    make_run(u, "cpu_tdr", NULL, 2, kernel, 0.01, n);
+    for (int i = 0; i < n; i++)
+        u->r.host_ms[i] = i < nh ? host[i] : 0;
+    u->r.n_host = nh < n ? nh : 0;
+}
+
+static void e2e_real_samples(void **st)
+{
+    (void)st;
+    static struct dh_run b[1], n[1];
+    struct dh_err e = {0};
+    struct dh_cmp c;
+    struct dh_resultfile fb, fn;
+    lcg = 31;
+    /* +7% host time, overlapping: real 5 vs 5 samples do not make it
+     * significant; the same five replicated to 20 a side did */
+    const double hb[5] = {100, 103, 98, 109, 101}, hn[5] = {104, 110, 107, 99, 112};
+    host_run(&b[0], hb, 5, 0.2, 20);
+    host_run(&n[0], hn, 5, 0.2, 20);
+    double x[DH_MAX_SAMPLES];
+    assert_int_equal(dh_cmp_e2e_samples(&b[0].r, x), 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(x[i] == b[0].r.kernel_ms[i] + hb[i]);
+    as_file(&fb, b, 1);
+    as_file(&fn, n, 1);
+    struct dh_cmp_opts o = opts();
+    o.host_threshold = 0.05;                /* the kernel's: only the samples differ */
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    struct dh_cmp_metric *m = &c.cases[0].m[1];
+    assert_int_equal(c.cases[0].n_metrics, 2);
+    assert_int_equal(m->n_base, 5);
+    assert_int_equal(m->n_new, 5);
+    double eb[5], en[5];
+    dh_cmp_e2e_samples(&b[0].r, eb);
+    dh_cmp_e2e_samples(&n[0].r, en);
+    struct dh_mwu u;
+    assert_int_equal(dh_mann_whitney(en, 5, eb, 5, DH_ALT_GREATER, &u), 0);
+    assert_true(u.exact);
+    assert_true(m->p_slower == u.p);
+    assert_true(m->p_slower > o.alpha);
+    assert_true(m->verdict != DH_V_SLOWER);
+    double rb[20], rn[20];                  /* what the replicated samples gave */
+    for (int i = 0; i < 20; i++) {
+        rb[i] = dh_e2e_sample(&b[0].r, i);
+        rn[i] = dh_e2e_sample(&n[0].r, i);
+    }
+    assert_int_equal(dh_mann_whitney(rn, 20, rb, 20, DH_ALT_GREATER, &u), 0);
+    assert_true(u.p < o.alpha);
+    assert_false(c.cases[0].failure);
+    dh_cmp_free(&c);
+    /* five samples are enough for the host floor (5), not for a floor of 6 */
+    o.host_min_samples = 6;
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_int_equal(c.cases[0].m[1].verdict, DH_V_AMBIGUOUS);
+    assert_non_null(strstr(c.cases[0].m[1].why, "too few samples: 5 base, 5 new (want 6"));
+    dh_cmp_free(&c);
+    dh_run_release(&b[0]);
+    dh_run_release(&n[0]);
+}
+
+/* The host threshold: host time moves between runs more than the kernel's
+ * 5%; a +12% e2e change with a clear rank test is not "slower" under the
+ * default (20%), is under --host-threshold 10; a +40% one is under the
+ * default; the kernel keeps its own 5% */
+static void host_threshold(void **st)
+{
+    (void)st;
+    static struct dh_run b[1], n[1];
+    struct dh_err e = {0};
+    struct dh_cmp c;
+    struct dh_resultfile fb, fn;
+    lcg = 37;
+    double hb[8], hn[8];
+    for (int i = 0; i < 8; i++) {
+        hb[i] = 100 * (1 + 0.01 * jitter());
+        hn[i] = 112 * (1 + 0.01 * jitter());
+    }
+    host_run(&b[0], hb, 8, 0.2, 20);
+    host_run(&n[0], hn, 8, 0.2, 20);
+    as_file(&fb, b, 1);
+    as_file(&fn, n, 1);
+    struct dh_cmp_opts o = opts();
+    assert_true(o.host_threshold == DH_CMP_HOST_THRESHOLD);
+    assert_int_equal(o.host_min_samples, DH_CMP_HOST_MIN_SAMPLES);
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_true(c.cases[0].m[1].p_slower < o.alpha);
+    assert_true(c.cases[0].m[1].threshold == 0.20);
+    assert_int_equal(c.cases[0].m[1].verdict, DH_V_AMBIGUOUS);   /* between 10% and 20% */
+    assert_false(c.cases[0].failure);
+    dh_cmp_free(&c);
+    o.host_threshold = 0.10;
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_int_equal(c.cases[0].m[1].verdict, DH_V_SLOWER);
+    assert_true(c.cases[0].failure);
+    dh_cmp_free(&c);
+    o = opts();
+    scale(&n[0], 1.25, 1);                  /* host 112 -> 140: +40% */
+    scale(&n[0], 1.06, 0);                  /* and the kernel +6% */
+    as_file(&fn, n, 1);
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_int_equal(c.cases[0].m[0].verdict, DH_V_SLOWER);
+    assert_true(c.cases[0].m[0].threshold == 0.05);
+    assert_int_equal(c.cases[0].m[1].verdict, DH_V_SLOWER);
+    dh_cmp_free(&c);
+    /* the option: a number, else usage */
+    write_results(tpath("host-b.xml"), b, 1, "Test Device");
+    write_results(tpath("host-n.xml"), n, 1, "Test Device");
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("host-b.xml"), (char *)tpath("host-n.xml"),
+                         "--host-threshold", "ten"), DH_EXIT_USAGE);
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("host-b.xml"), (char *)tpath("host-n.xml"),
+                         "--host-min-samples", "0"), DH_EXIT_USAGE);
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("host-b.xml"), (char *)tpath("host-n.xml"),
+                         "--host-threshold", "50", "--threshold", "10"), DH_EXIT_OK);
+    dh_run_release(&b[0]);
+    dh_run_release(&n[0]);
+}
+
 /* The committed H100 results, one case's samples made 10% slower. */
 static void planted_h100(void **st)
 {
@@ -610,6 +733,7 @@ int main(void)
         cmocka_unit_test(mwu_ties_asymptotic), cmocka_unit_test(metric_verdicts),
         cmocka_unit_test(case_verdicts),      cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(planted_h100),       cmocka_unit_test(merge_and_baseline),
+        cmocka_unit_test(e2e_real_samples),   cmocka_unit_test(host_threshold),
     };
     return cmocka_run_group_tests_name("compare", t, setup, teardown);
 }

@@ -34,12 +34,17 @@ static void compare_usage(FILE *f)
         "  --alpha A              significance of the one-sided Mann-Whitney test (default 0.05)\n"
         "  --max-spread PCT       noisier cases (MAD/median) cannot be \"same\" (default 10)\n"
         "  --min-samples N        fewer samples on a side: ambiguous (default 10)\n"
+        "  --host-threshold PCT   the same for cpu_tdr's end-to-end time, whose host work\n"
+        "                         moves more between runs (default %.0f)\n"
+        "  --host-min-samples N   the end-to-end time's floor: repetitions whose host work\n"
+        "                         was timed (default %d)\n"
         "  --cfe-drop D           CFE lower by more than D fails (default 0.02)\n"
         "  --allow-device-change  compare files of different devices, matching cases\n"
         "                         without the device name\n"
         "  --strict               a case on one side only is an error (exit 3)\n"
         "exit: 0 no regression, 2 regression (slower, wrong, failed run, CFE drop),\n"
-        "      3 bad or incompatible input, 64 usage\n", DH_BASELINE_DIR_DEFAULT);
+        "      3 bad or incompatible input, 64 usage\n", DH_BASELINE_DIR_DEFAULT,
+        100 * DH_CMP_HOST_THRESHOLD, DH_CMP_HOST_MIN_SAMPLES);
 }
 
 static int parse_num(const char *opt, const char *v, double lo, double hi, double *out)
@@ -187,6 +192,12 @@ int dh_cmd_compare(int argc, char **argv)
         } else if (!strcmp(a, "--min-samples")) {
             if (!parse_num(a, VAL(), 1, DH_MAX_SAMPLES, &x) || x != floor(x)) return DH_EXIT_USAGE;
             o.min_samples = (int)x;
+        } else if (!strcmp(a, "--host-threshold")) {
+            if (!parse_num(a, VAL(), 0, 1000, &x)) return DH_EXIT_USAGE;
+            o.host_threshold = x / 100;
+        } else if (!strcmp(a, "--host-min-samples")) {
+            if (!parse_num(a, VAL(), 1, DH_MAX_SAMPLES, &x) || x != floor(x)) return DH_EXIT_USAGE;
+            o.host_min_samples = (int)x;
         } else if (!strcmp(a, "--cfe-drop")) {
             if (!parse_num(a, VAL(), 0, 1, &o.cfe_drop)) return DH_EXIT_USAGE;
         } else if (!strcmp(a, "--allow-device-change") && !eqv) {
@@ -292,8 +303,9 @@ int dh_cmd_compare(int argc, char **argv)
            "one-sided Mann-Whitney p < %g; ambiguous = < %d samples, or test and threshold "
            "disagree (a change past the threshold without p < %g, or p < %g with a change "
            "between half the threshold and the threshold), or spread > %.0f%% without a clear "
-           "change\n", 100 * o.threshold, o.alpha, o.min_samples, o.alpha, o.alpha,
-           100 * o.max_spread);
+           "change; cpu_tdr e2e: threshold max(%.0f%%, 2 x MAD/median), >= %d samples, one "
+           "per timed host repetition\n", 100 * o.threshold, o.alpha, o.min_samples, o.alpha,
+           o.alpha, 100 * o.max_spread, 100 * o.host_threshold, o.host_min_samples);
     if (junit && dh_junit_write(junit, &c, &o, base_path, new_path, junit_strict, &e)) {
         fprintf(stderr, "harness compare: %s\n", e.msg);
         code = DH_EXIT_INFRA;

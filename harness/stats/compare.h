@@ -8,7 +8,10 @@
  * identity: a matched case whose tunables moved gets a note.
  *
  * Per matched case, for the kernel samples (and, for cpu_tdr, the
- * end-to-end samples as well):
+ * end-to-end samples as well: one per repetition whose host work was timed,
+ * never a host sample counted twice; judged with opts.host_threshold and
+ * opts.host_min_samples in place of threshold and min_samples, since host
+ * time moves between runs far more than within one):
  *   ratio     = median(NEW) / median(BASE)          (> 1: NEW is slower)
  *   spread    = max over both sides of MAD/median    (MAD scaled, stats.h)
  *   threshold = max(opts.threshold, 2 x spread)
@@ -72,10 +75,23 @@ struct dh_cmp_opts {
     double alpha;            /* significance level of each one-sided test (0.05) */
     double max_spread;       /* above: too noisy to say "same" (0.10) */
     int min_samples;         /* fewer on either side: ambiguous (10) */
+    double host_threshold;   /* the e2e figure's smallest change (DH_CMP_HOST_THRESHOLD) */
+    int host_min_samples;    /* the e2e figure's sample floor (DH_CMP_HOST_MIN_SAMPLES) */
     double cfe_drop;         /* absolute CFE drop that fails (0.02) */
     int allow_device_change; /* match cases across device names */
 };
+/* The e2e (host time) defaults: host work is timed on at least 5
+ * repetitions (harness/run/measure.c), and host medians of one case move
+ * between runs far more than kernel medians (README "Regression checks":
+ * the A/A runs that chose 20%). */
+#define DH_CMP_HOST_THRESHOLD 0.20
+#define DH_CMP_HOST_MIN_SAMPLES 5
 void dh_cmp_opts_default(struct dh_cmp_opts *o);
+
+/* The end-to-end samples of r that rest on real host samples: one per
+ * repetition i < dh_host_count(r), kernel_ms[i] + host_ms[i] + xfer_ms[i]
+ * (out holds DH_MAX_SAMPLES). Returns how many. */
+int dh_cmp_e2e_samples(const struct dh_result *r, double *out);
 
 /* One set of samples compared (kernel or end-to-end). */
 struct dh_cmp_metric {

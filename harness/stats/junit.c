@@ -291,6 +291,8 @@ int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp
         prop(props, "alpha", "%g", o->alpha);
         prop(props, "max_spread_pct", "%g", 100 * o->max_spread);
         prop(props, "min_samples", "%d", o->min_samples);
+        prop(props, "host_threshold_min_pct", "%g", 100 * o->host_threshold);
+        prop(props, "host_min_samples", "%d", o->host_min_samples);
         prop(props, "cfe_drop", "%g", o->cfe_drop);
         dump_free(out, doc, props, 2);
         int fail = 0, errs = 0, skips = 0;
