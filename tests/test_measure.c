@@ -8,14 +8,14 @@
 #include "../suites/suite.h"
 
 /* The made-up benchmark: its kernel takes 2 ms on a run that did host work
- * or right after one (the device idle while the host worked), 1 ms back
- * to back; its host work takes host[k] ms on the k-th time it is done
- * (cycling), or nothing where host is NULL. */
+ * (the device idle while the host worked), then 1.6, 1.3, 1.1 ms on the
+ * runs after it, 1 ms back to back; its host work takes host[k] ms on the
+ * k-th time it is done (cycling), or nothing where host is NULL. */
 struct fake {
     const double *host;
     int n_host_values;
     int host_done;          /* times the host work was done */
-    int last_host;          /* the previous run did host work */
+    int since;              /* runs since the last one with host work */
     int runs, reused, redone_after_first;
     int poisoned;
 };
@@ -51,8 +51,9 @@ static int f_run(void *st, struct dh_exec *x, int rep, struct dh_sample *s, stru
             host = 1;
         }
     }
-    s->kernel_ms = host || f->last_host ? 2.0 : 1.0;
-    f->last_host = host;
+    static const double after[] = {2.0, 1.6, 1.3, 1.1};
+    f->since = host ? 0 : f->since + 1;
+    s->kernel_ms = f->host && f->since < 4 ? after[f->since] : 1.0;
     f->runs++;
     f->poisoned = 0;
     return 0;
@@ -99,7 +100,7 @@ static void host_phase(void **st)
 {
     (void)st;
     const double h[] = {100, 101};
-    struct fake f = {.host = h, .n_host_values = 2};
+    struct fake f = {.host = h, .n_host_values = 2, .since = 99};
     struct dh_result r;
     measure(&f, 20, 2, &r);
     assert_int_equal(r.n, 20);
@@ -110,17 +111,18 @@ static void host_phase(void **st)
     for (int i = 0; i < r.n; i++)
         assert_true(r.kernel_ms[i] == 1.0);
     assert_int_equal(f.redone_after_first, 5);
-    assert_int_equal(f.reused, 1 + 20);                  /* one warm-up, then the timed */
+    /* the warm-up went on until the kernel times stopped falling: 1.6 1.3
+     * 1.1 1 1 1 (the median of the last 4 within 2% of the lowest) */
+    assert_int_equal(f.reused, 6 + 20);
     dh_result_release(&r);
 }
 
-/* warmup 1 (the first run only): a host phase still gets one repetition
- * between it and the timed ones */
+/* warmup 1 (the first run only): a host phase still gets its warm-up */
 static void host_phase_no_warmup(void **st)
 {
     (void)st;
     const double h[] = {50};
-    struct fake f = {.host = h, .n_host_values = 1};
+    struct fake f = {.host = h, .n_host_values = 1, .since = 99};
     struct dh_result r;
     measure(&f, 10, 1, &r);
     assert_int_equal(r.n, 10);
@@ -137,7 +139,7 @@ static void host_never_settles(void **st)
 {
     (void)st;
     const double h[] = {10, 90, 20, 80, 5, 95, 30};
-    struct fake f = {.host = h, .n_host_values = 7};
+    struct fake f = {.host = h, .n_host_values = 7, .since = 99};
     struct dh_result r;
     measure(&f, 12, 2, &r);
     assert_int_equal(r.n, 12);
@@ -148,6 +150,19 @@ static void host_never_settles(void **st)
         assert_true(r.kernel_ms[i] == 1.0);
     }
     dh_result_release(&r);
+}
+
+/* the warm-up rule on made-up kernel times */
+static void settle_rule(void **st)
+{
+    (void)st;
+    const double falling[] = {2.0, 1.6, 1.3, 1.1, 1.0, 1.0, 1.0};
+    const double flat[] = {1.0, 1.01, 0.99, 1.0};
+    assert_false(dh_kernel_settled(flat, 3));             /* fewer than 4 */
+    assert_true(dh_kernel_settled(flat, 4));
+    assert_false(dh_kernel_settled(falling, 4));
+    assert_false(dh_kernel_settled(falling, 6));          /* 1.3 1.1 1 1: 1.05 */
+    assert_true(dh_kernel_settled(falling, 7));
 }
 
 /* no host work: no host phase, the repetitions as before, host 0 each */
@@ -190,6 +205,7 @@ static void auto_keeps_host_count(void **st)
 int main(void)
 {
     const struct CMUnitTest t[] = {
+        cmocka_unit_test(settle_rule),
         cmocka_unit_test(host_phase),
         cmocka_unit_test(host_phase_no_warmup),
         cmocka_unit_test(host_never_settles),

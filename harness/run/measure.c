@@ -26,6 +26,25 @@ int dh_host_settled(const double *h, int n)
     return 1;                           /* no host work */
 }
 
+/* after host work the device's kernel times fall back over several
+ * repetitions (on the H100 a kernel right after ~100 ms of host work runs
+ * 10-20% slower, and the next ones come back over 2-6 repetitions): the
+ * warm-up that follows a host phase lasts until the last
+ * DH_SETTLE_WINDOW kernel times' median is within DH_SETTLE_SHARE of the
+ * lowest of the warm-up */
+#define DH_SETTLE_WINDOW 4
+#define DH_SETTLE_SHARE 0.02
+
+int dh_kernel_settled(const double *k, int n)
+{
+    if (n < DH_SETTLE_WINDOW)
+        return 0;
+    double lo = k[0];
+    for (int i = 1; i < n; i++)
+        lo = k[i] < lo ? k[i] : lo;
+    return dh_median(k + n - DH_SETTLE_WINDOW, DH_SETTLE_WINDOW) <= lo * (1 + DH_SETTLE_SHARE);
+}
+
 int dh_rotate_for(uint64_t bytes_per_copy)
 {
     /* beyond 64 MiB no cache holds the input anyway */
@@ -100,16 +119,20 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
         }
         r->host_ms[nh++] = s.host_ms;
     }
-    /* warm-up warms the device, not the host; after a host phase at least
-     * one, so that the first timed repetition does not follow host work */
+    /* warm-up warms the device, not the host; after a host phase it goes
+     * on until the kernel times no longer fall (at most reps of them), so
+     * that the timed repetitions are in the steady state the baseline's
+     * are in */
     x->host_reuse = 1;
-    int warm = c->warmup - 1 > (nh > 0) ? c->warmup - 1 : (nh > 0);
-    for (int i = 0; i < warm; i++)
+    double wk[DH_MAX_SAMPLES];
+    for (int i = 0; i < c->warmup - 1 || (nh > 0 && i < reps && !dh_kernel_settled(wk, i)); i++) {
         if ((rc = b->run(w->state, x, -2 - i, &s, &e))) {
             x->host_reuse = 0;
             dh__step_fail(r, &e, rc);
             return rc;
         }
+        wk[i < DH_MAX_SAMPLES ? i : DH_MAX_SAMPLES - 1] = s.kernel_ms;
+    }
     /* timed runs on poisoned outputs, verified again at the end */
     if ((rc = b->poison(w->state, x, &e))) {
         x->host_reuse = 0;

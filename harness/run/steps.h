@@ -61,6 +61,10 @@ int dh__profile_buffer(struct dh_worker *w, const struct dh_bench *b, int window
  * median's 95% interval within +-5% (or no host work at all); later
  * repetitions reuse the host work (measure.c) */
 int dh_host_settled(const double *h, int n);
+/* 1 once the warm-up kernel times k[0..n-1] that follow a host phase no
+ * longer fall: at least 4, the median of the last 4 within 2% of the
+ * lowest (measure.c) */
+int dh_kernel_settled(const double *k, int n);
 int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                 struct dh_result *r);
 
