@@ -230,6 +230,8 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("hot_warp_scan"), 6);
     assert_int_equal(dh_kit_alg_code("static"), 7);
     assert_int_equal(dh_kit_alg_code("refill"), 8);
+    assert_int_equal(dh_kit_alg_code("natkey_dgi"), 9);
+    assert_int_equal(dh_kit_alg_code("lean_scan"), 14);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;
