@@ -278,6 +278,8 @@ static const struct dh_krule rules[] = {
     {"alg=hot_dgi,hot_warp_scan", "0", "alg=hot_dgi and hot_warp_scan use HoT on two-path "
      "layers, and no layer of cvp has two paths (layer 1: 6 models, layer 2: 19 cases): "
      "they are alg=dgi and dgi_scan here"},
+    {"alg=model_dgi,model_scan,lean_dgi,lean_scan", "minb * wg <= 2048",
+     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 

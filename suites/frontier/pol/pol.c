@@ -56,6 +56,10 @@ static const struct dh_param_def params[] = {
     {"meld", DH_P_TUNABLE, "int:0..1", "1", "gpu_tdr",
      "after the natural-key remap: 1 the status layer melded (as the melded variant), 0 its "
      "two paths as the baseline's", "alg=natkey_dgi,natkey_scan"},
+    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
+     "CUDA launch bounds of the natkey_* kernel: at least minb work-groups per "
+     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
+     "alg=natkey_dgi,natkey_scan"},
     {0},
 };
 
@@ -245,9 +249,15 @@ static const struct dh_bb_def blocks[] = {
     {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
 };
 
+static const struct dh_krule rules[] = {
+    {"alg=natkey_dgi,natkey_scan", "minb * wg <= 2048",
+     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
+    {0},
+};
+
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
-    DH_KIT_TABLES(bufs, entries), .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld",
+    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb",
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
     /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI
