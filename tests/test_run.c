@@ -109,8 +109,9 @@ static void frontier_forms(void **st)
     static const struct {
         const char *bench, *p[4];
     } want[] = {
-        {"pol", {"alg=natkey_dgi", "meld=1", NULL}},
+        {"pol", {"alg=natkey_dgi", "meld=1", "kstat=2", NULL}},
         {"pol", {"alg=natkey_dgi", "meld=0", "wg=512", "nf=32"}},
+        {"pol", {"alg=natkey_dgi", "kstat=1", "wg=128", "nf=8"}},
         {"cvp", {"alg=model_dgi,lean_dgi", NULL}},
         {"cvp", {"alg=model_dgi,lean_dgi", "wg=512", "nf=32"}},
         {"cvp", {"alg=lean_dgi", "wg=64", "nf=8"}},

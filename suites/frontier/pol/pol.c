@@ -56,6 +56,9 @@ static const struct dh_param_def params[] = {
     {"meld", DH_P_TUNABLE, "int:0..1", "1", "gpu_tdr",
      "after the natural-key remap: 1 the status layer melded (as the melded variant), 0 its "
      "two paths as the baseline's", "alg=natkey_dgi,natkey_scan"},
+    {"kstat", DH_P_TUNABLE, "int:0..2", "0", "gpu_tdr",
+     "the natural key's share of the filing status: 0 the income band alone (6 keys), 1 "
+     "joint or not x band (12), 2 status x band (24)", "alg=natkey_dgi,natkey_scan"},
     {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
      "CUDA launch bounds of the natkey_* kernel: at least minb work-groups per "
      "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
@@ -257,7 +260,7 @@ static const struct dh_krule rules[] = {
 
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
-    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb",
+    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb; PL_KSTAT = kstat",
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
     /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI
@@ -269,7 +272,8 @@ static const struct dh_kit kit = {
              "per = alg == HOT_DGI || alg == DGI || alg == 9 ? wg / nf : wg / warp;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "cr = " PL_STR(PL_CREDIT_PATHS) ";"
-             "bytes = nk ? 4 * (24 * per + wg + 24)"
+             "nkeys = kstat == 0 ? 6 : kstat == 1 ? 12 : 24;"
+             "bytes = nk ? 4 * (nkeys * per + wg + nkeys)"
              "        : 4 * two + (rounds >= 2 ? 4 * two + 8 * 13 * wg : 0)"
              "        + (rounds >= 3 ? 4 * (cr * per + wg + cr) + 8 * 7 * wg : 0)",
 };
