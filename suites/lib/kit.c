@@ -356,6 +356,15 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
                      c->bench_name);
             return -DH_E_DATA;
         }
+        /* a form another benchmark writes (a selection of several
+         * benchmarks passes one alg list to all of them) */
+        const struct dh_param_def *ad = dh_param_find(c->bench->params, "alg");
+        if (ad && ad->domain && !strncmp(ad->domain, "enum:", 5)
+            && !in_list(ad->domain + 5, alg)) {
+            snprintf(why, len, "alg=%s is not one of %s's remap forms (%s)", alg, c->bench_name,
+                     ad->domain + 5);
+            return -DH_E_CONSTRAINT;
+        }
         int votes = strstr(alg, "warp") || strstr(alg, "scan");
         if (votes) {
             /* the forms without votes, from the declared domain */
