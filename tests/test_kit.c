@@ -230,6 +230,8 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("hot_warp_scan"), 6);
     assert_int_equal(dh_kit_alg_code("static"), 7);
     assert_int_equal(dh_kit_alg_code("refill"), 8);
+    assert_int_equal(dh_kit_alg_code("natkey_dgi"), 9);
+    assert_int_equal(dh_kit_alg_code("lean_scan"), 14);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;
@@ -320,6 +322,13 @@ static void declared(void **st)
     dh_pset_put(&c.params, "alg", "bogus", 3, DH_P_CHOICE);
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_DATA);
     assert_non_null(strstr(why, "alg=bogus"));
+    /* a form the kit knows but this benchmark does not declare (another
+     * benchmark's, passed by a selection of several) is refused, not
+     * built */
+    dh_pset_put(&c.params, "paths", "2", 2, DH_P_WORKLOAD);
+    dh_pset_put(&c.params, "alg", "natkey_dgi", 9, DH_P_CHOICE);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "alg=natkey_dgi is not one of declared's remap forms"));
     /* a buffer over the device's largest allocation */
     kcase(&c, &dbench, "baseline", NULL);
     dev.max_alloc_bytes = 4096 * 4 * 16 - 1;

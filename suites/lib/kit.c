@@ -40,8 +40,10 @@ int dh_kit_buf_index(const struct dh_kit *k, const char *name)
 int dh_kit_alg_code(const char *alg)
 {
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
-                                        "hot_warp_scan", "static", "refill"};
-    for (int i = 0; i < 8; i++)
+                                        "hot_warp_scan", "static", "refill", "natkey_dgi",
+                                        "natkey_scan", "model_dgi", "model_scan", "lean_dgi",
+                                        "lean_scan"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
     return 0;
@@ -364,9 +366,19 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
         const char *alg = ptext(c, "alg");
         if (!dh_kit_alg_code(alg)) {
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
-                     "dgi_scan, hot_dgi, hot_warp_scan, static, refill): fix %s's alg domain", alg,
+                     "dgi_scan, hot_dgi, hot_warp_scan, static, refill, natkey_dgi, natkey_scan, "
+                     "model_dgi, model_scan, lean_dgi, lean_scan): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
+        }
+        /* a form another benchmark writes (a selection of several
+         * benchmarks passes one alg list to all of them) */
+        const struct dh_param_def *ad = dh_param_find(c->bench->params, "alg");
+        if (ad && ad->domain && !strncmp(ad->domain, "enum:", 5)
+            && !in_list(ad->domain + 5, alg)) {
+            snprintf(why, len, "alg=%s is not one of %s's remap forms (%s)", alg, c->bench_name,
+                     ad->domain + 5);
+            return -DH_E_CONSTRAINT;
         }
         int votes = strstr(alg, "warp") || strstr(alg, "scan");
         if (votes) {

@@ -267,7 +267,12 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * remap fixed by the thread id, written by the benchmark: work moved
  * between lanes by a formula, no data read; darm/bit), refill 8 (a lane
  * whose item is done takes the next of its work-group's pool, written by
- * the benchmark; darm/nqu). 0: unknown. */
+ * the benchmark; darm/nqu), and forms written by one benchmark in its
+ * kernel source: natkey_dgi 9, natkey_scan 10 (frontier/pol: one remap up
+ * front on the natural key), model_dgi 11, model_scan 12 (frontier/cvp: one
+ * remap by model, the pixel index alone moving), lean_dgi 13, lean_scan 14
+ * (frontier/cvp: both remaps, the index alone moving at the first).
+ * 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

@@ -17,7 +17,9 @@
  *                     variant has) is extra transfer time.
  *   gpu_tdr[alg=dgi|  remap by model before layer 1, by key before layer 2
  *     dgi_scan]       (hot_dgi and hot_warp_scan: no layer of cvp has two
- *                     paths, see the rules)
+ *                     paths, see the rules); model_*: one remap by model,
+ *                     the index alone moving; lean_*: both, the index
+ *                     alone at the first (tunable minb: launch bounds)
  *   melded            layer 2 melded per model (cvp.k says what and why)
  * Outputs: per pixel the residual and the context (layer-2 key), both
  * int32, compared exactly.
@@ -39,9 +41,14 @@ static const struct dh_param_def params[] = {
      "sensor noise amplitude in grey levels of the 12-bit image"},
     {"texture", DH_P_WORKLOAD, "real:0..1", "0.3", NULL,
      "share of the image's shapes filled with texture (stripes, grain, checkers)"},
-    {"alg", DH_P_CHOICE, "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan", "dgi", "gpu_tdr",
-     "on-GPU remap per layer (CVP has no two-path layer: dgi and dgi_scan apply; "
-     "dgi_scan needs warp votes, CUDA/HIP)"},
+    {"alg", DH_P_CHOICE,
+     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,model_dgi,model_scan,lean_dgi,lean_scan", "dgi",
+     "gpu_tdr",
+     "on-GPU remap: dgi, dgi_scan = by model, then by key, features and state carried (CVP "
+     "has no two-path layer: hot_dgi and hot_warp_scan do not apply); model_dgi, model_scan "
+     "= one remap by model, the pixel index alone moving (features recomputed), the case "
+     "nested; lean_dgi, lean_scan = both remaps, the index alone moving at the first, the "
+     "state at the second (the _scan forms: warp votes, CUDA/HIP)"},
     {"mech", DH_P_CHOICE, "enum:dlt", "dlt", "cpu_tdr",
      "apply the host regrouping by data layout: each pixel's causal window moved"},
     {"regroup", DH_P_CHOICE, "enum:key,sort,greedy,greedymax", "key", "cpu_tdr",
@@ -50,6 +57,10 @@ static const struct dh_param_def params[] = {
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF(NULL),
+    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
+     "CUDA launch bounds of the model_* and lean_* kernels: at least minb work-groups per "
+     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
+     "alg=model_dgi,model_scan,lean_dgi,lean_scan"},
     {0},
 };
 
@@ -267,6 +278,8 @@ static const struct dh_krule rules[] = {
     {"alg=hot_dgi,hot_warp_scan", "0", "alg=hot_dgi and hot_warp_scan use HoT on two-path "
      "layers, and no layer of cvp has two paths (layer 1: 6 models, layer 2: 19 cases): "
      "they are alg=dgi and dgi_scan here"},
+    {"alg=model_dgi,model_scan,lean_dgi,lean_scan", "minb * wg <= 2048",
+     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 
@@ -279,8 +292,13 @@ static const struct dh_kit kit = {
     .sort_key = cvp_sort_key, .branch = cvp_branch, .defines = cvp_defines,
     /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
      * (features; item and state) in ints, the work-group's pixel tile */
-    .local = "per = alg == DGI_SCAN ? wg / warp : wg / nf;"
-             "ints = (nmodel + nkey) * per + 2 * wg + nmodel + nkey + (nfeat + 5) * wg;"
+    .define = "CVP_MINB = minb",
+    /* model_* (11, 12): one remap, nothing exchanged; lean_* (13, 14):
+     * both remaps, the state (5 ints) exchanged at the second */
+    .local = "per = alg == DGI_SCAN || alg == 12 || alg == 14 ? wg / warp : wg / nf;"
+             "ints = alg == 11 || alg == 12 ? nmodel * per + wg + nmodel"
+             "     : alg == 13 || alg == 14 ? (nmodel + nkey) * per + 2 * wg + nmodel + nkey + 5 * wg"
+             "     : (nmodel + nkey) * per + 2 * wg + nmodel + nkey + (nfeat + 5) * wg;"
              "tile = wg <= w ? 5 * (wg + 8) : (wg / w + 4) * wp;"
              "bytes = 4 * ints + 2 * tile",
 };

@@ -10,7 +10,9 @@
  *     greedy|greedymax]   vectors (suites/lib/regroup.h); the kit moves
  *                         the input columns and puts the outputs back
  *   gpu_tdr[alg=...]      a remap before each layer (tunable rounds: how
- *                         many, from the outermost)
+ *                         many, from the outermost), or natkey_*: one
+ *                         remap up front on status x income band, the
+ *                         status layer melded or not (tunable meld)
  *   melded                the status layer melded (pol.k)
  * Verification: every unit's two taxes and their difference, exactly
  * (integer cents), and the host aggregation the study reports (per filing
@@ -34,19 +36,33 @@ extern const char dh_src_frontier_pol[];   /* pol.k, embedded by make */
 
 static const struct dh_param_def params[] = {
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed (the synthetic tax units)"},
-    {"alg", DH_P_CHOICE, "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan", "hot_dgi", "gpu_tdr",
-     "on-GPU remap: hot_dgi = HoT for the two-path layers (status, special cases), DGI for "
-     "the credit layer; dgi; dgi_scan; hot_warp_scan = hot_warp + dgi_scan (the last two: "
-     "warp votes, CUDA/HIP)"},
+    {"alg", DH_P_CHOICE, "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,natkey_dgi,natkey_scan",
+     "hot_dgi", "gpu_tdr",
+     "on-GPU remap: a remap before each layer (tunable rounds) by hot_dgi = HoT for the "
+     "two-path layers (status, special cases), DGI for the credit layer; dgi; dgi_scan; "
+     "hot_warp_scan = hot_warp + dgi_scan; or one remap up front on the natural key (filing "
+     "status x income band, read from the input: only the index moves), the layers then "
+     "unremapped (tunable meld: the status layer melded), by natkey_dgi = DGI, natkey_scan "
+     "= dgi_scan (the _scan/_warp forms: warp votes, CUDA/HIP)"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the input (data layout transformation)"),
     DH_KIT_REGROUP("host regrouping: by filing status and income band (key), or by basic-block "
                    "vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
     DH_KIT_WG,
-    DH_KIT_NF("alg=hot_dgi,dgi"),
+    DH_KIT_NF("alg=hot_dgi,dgi,natkey_dgi"),
     {"rounds", DH_P_TUNABLE, "int:1..3", "3", "gpu_tdr",
      "layers with a remap before them, from the outermost: 1 status; 2 status, special "
-     "cases; 3 status, special cases, credits"},
+     "cases; 3 status, special cases, credits", "alg=hot_dgi,dgi,dgi_scan,hot_warp_scan"},
+    {"meld", DH_P_TUNABLE, "int:0..1", "1", "gpu_tdr",
+     "after the natural-key remap: 1 the status layer melded (as the melded variant), 0 its "
+     "two paths as the baseline's", "alg=natkey_dgi,natkey_scan"},
+    {"kstat", DH_P_TUNABLE, "int:0..2", "0", "gpu_tdr",
+     "the natural key's share of the filing status: 0 the income band alone (6 keys), 1 "
+     "joint or not x band (12), 2 status x band (24)", "alg=natkey_dgi,natkey_scan"},
+    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
+     "CUDA launch bounds of the natkey_* kernel: at least minb work-groups per "
+     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
+     "alg=natkey_dgi,natkey_scan"},
     {0},
 };
 
@@ -236,19 +252,29 @@ static const struct dh_bb_def blocks[] = {
     {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
 };
 
+static const struct dh_krule rules[] = {
+    {"alg=natkey_dgi,natkey_scan", "minb * wg <= 2048",
+     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
+    {0},
+};
+
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
-    DH_KIT_TABLES(bufs, entries), .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds",
+    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb; PL_KSTAT = kstat",
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
     /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI
      * P * (wg / nf) + wg + P, dgi_scan P * (wg / warp) + wg + P, HoT and
      * hot_warp wg + 2), the values rounds 2 (13 int64 a lane) and 3 (7)
-     * carry */
-    .local = "per = alg == HOT_DGI || alg == DGI ? wg / nf : wg / warp;"
+     * carry; natkey_dgi (9) and natkey_scan (10): one remap of 24 keys,
+     * nothing carried */
+    .local = "nk = alg == 9 || alg == 10;"
+             "per = alg == HOT_DGI || alg == DGI || alg == 9 ? wg / nf : wg / warp;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "cr = " PL_STR(PL_CREDIT_PATHS) ";"
-             "bytes = 4 * two + (rounds >= 2 ? 4 * two + 8 * 13 * wg : 0)"
+             "nkeys = kstat == 0 ? 6 : kstat == 1 ? 12 : 24;"
+             "bytes = nk ? 4 * (nkeys * per + wg + nkeys)"
+             "        : 4 * two + (rounds >= 2 ? 4 * two + 8 * 13 * wg : 0)"
              "        + (rounds >= 3 ? 4 * (cr * per + wg + cr) + 8 * 7 * wg : 0)",
 };
 
