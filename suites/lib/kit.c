@@ -40,8 +40,9 @@ int dh_kit_buf_index(const struct dh_kit *k, const char *name)
 int dh_kit_alg_code(const char *alg)
 {
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
-                                        "hot_warp_scan", "static", "refill"};
-    for (int i = 0; i < 8; i++)
+                                        "hot_warp_scan", "static", "refill", "scan_multi",
+                                        "count_multi", "adapt_scan"};
+    for (int i = 0; i < 11; i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
     return 0;
@@ -235,9 +236,10 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
         dh_pset_put(vars, d->name, v ? v->text : d->def, num, d->kind);
     }
     static const char *const alg[] = {"HOT", "DGI", "HOT_WARP", "DGI_SCAN", "HOT_DGI",
-                                      "HOT_WARP_SCAN"};
-    for (int a = 0; a < 6; a++)
-        if (dh_pset_put(vars, alg[a], alg[a], a + 1, DH_P_WORKLOAD)) {
+                                      "HOT_WARP_SCAN", NULL, NULL, "SCAN_MULTI",
+                                      "COUNT_MULTI", "ADAPT_SCAN"};
+    for (int a = 0; a < 11; a++)
+        if (alg[a] && dh_pset_put(vars, alg[a], alg[a], a + 1, DH_P_WORKLOAD)) {
             snprintf(why, len, "%s: more than %d names in its parameters, sizes and derived "
                      "counts", c->bench_name, DH_MAX_PARAMS);
             return -DH_E_DATA;
@@ -349,7 +351,8 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
         const char *alg = ptext(c, "alg");
         if (!dh_kit_alg_code(alg)) {
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
-                     "dgi_scan, hot_dgi, hot_warp_scan, static, refill): fix %s's alg domain", alg,
+                     "dgi_scan, hot_dgi, hot_warp_scan, static, refill, scan_multi, "
+                     "count_multi, adapt_scan): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }

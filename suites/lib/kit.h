@@ -127,7 +127,8 @@ struct dh_krule {
  * parameters, items and the derived names; rules, local and define also
  * the tunables and choices (at their defaults where a case has none; alg
  * as its code, against the constants HOT, DGI, HOT_WARP, DGI_SCAN,
- * HOT_DGI, HOT_WARP_SCAN), warp and max_wg. Lists are "name = expr; ..."
+ * HOT_DGI, HOT_WARP_SCAN, SCAN_MULTI, COUNT_MULTI, ADAPT_SCAN), warp and
+ * max_wg. Lists are "name = expr; ..."
  * evaluated in order, each name known to the next. */
 struct dh_kit {
     const char *sizes[3];               /* small, medium, large: "name=value ..." */
@@ -262,7 +263,8 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * remap fixed by the thread id, written by the benchmark: work moved
  * between lanes by a formula, no data read; darm/bit), refill 8 (a lane
  * whose item is done takes the next of its work-group's pool, written by
- * the benchmark; darm/nqu). 0: unknown. */
+ * the benchmark; darm/nqu), scan_multi 9, count_multi 10, adapt_scan 11
+ * (the multi-item forms of suites/lib/tdr.h: ipl items a lane). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the
