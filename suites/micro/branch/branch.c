@@ -42,7 +42,7 @@ static const struct dh_param_def params[] = {
      "items / ipl lanes)", "alg=scan_multi,count_multi,adapt_scan"},
     {"thr", DH_P_TUNABLE, "int:0,40,160,640,2560", "160", "gpu_tdr",
      "adapt_scan remaps a group only where the warp-path executions it saves, times the "
-     "path length, reach thr FMAs per warp of wg * ipl items (0: wherever it saves any)",
+     "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
      "alg=adapt_scan"},
     {0},
 };
