@@ -45,15 +45,15 @@
  *             sorted, or whose paths are too short to repay the exchange
  *             (the caller scales min_save by its path length) skips it and
  *             keeps its items in place (coalesced).
- * The caller writes path[s] (in [0, P), P <= DH_WAVE) for its own slots;
- * on return map[j] = source slot | path << 16 for sorted position j
- * (S <= 65536); path[] is clobbered. Where the group keeps its order
- * map[j] = j | path << 16.
+ * The caller writes map[s] = the path of each of its own slots (in [0, P),
+ * P <= DH_WAVE, ipl <= DH_TDR_IPL_MAX, S <= 65536); on return map[j] =
+ * source slot | path << 16 for sorted position j (in place: each lane keeps
+ * its ipl entries in private memory across one barrier). Where the group
+ * keeps its order map[j] = j | path << 16.
  *
  * Local memory: HoT needs DH_TDR_HOT_INTS ints, DGI DH_TDR_DGI_INTS(P, NF),
  * hot_warp DH_TDR_HOT_INTS, dgi_scan DH_TDR_SCAN_INTS(P); the multi-item
- * forms DH_TDR_MULTI_INTS(P) of scratch plus path[] and map[] of
- * DH_WG * IPL ints each.
+ * forms DH_TDR_MULTI_INTS(P) of scratch plus map[] of DH_WG * IPL ints.
  */
 #ifndef DH_TDR_H
 #define DH_TDR_H
@@ -253,14 +253,15 @@ DH_DEVICE int dh_tdr_dgi_scan(int lid, int path, int npaths, DH_LOCAL_PTR int *s
 /* ---- multi-item forms (see the top) ---- */
 /* cnt[P][nw] + off[P][nw] + tot[P] + mixed warp-items per warp [nw] */
 #define DH_TDR_MULTI_INTS(P) (2 * (P) * (DH_WG / DH_WAVE) + (P) + DH_WG / DH_WAVE)
+/* the most items a lane may hold (its entries wait in private memory) */
+#define DH_TDR_IPL_MAX 16
 
-/* After the ranking: cnt[q][w] holds warp w's items of path q, path[s] of
+/* After the ranking: cnt[q][w] holds warp w's items of path q, map[s] of
  * each of the lane's slots its path | rank among them << 8, mixw[w] (when
  * min_save >= 0) warp w's extra warp-path executions as it stands. Offsets,
- * the decision, and the placement. Returns 1 when remapped. */
+ * the decision, and the placement, in place. Returns 1 when remapped. */
 DH_DEVICE int dh_tdr__multi_place(int lid, int ipl, int npaths, int min_save,
-                                  DH_LOCAL_PTR int *path, DH_LOCAL_PTR int *map,
-                                  DH_LOCAL_PTR int *shm)
+                                  DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
 {
     const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE, S = DH_WG * ipl;
     DH_LOCAL_PTR int *cnt = shm;                /* [npaths][nw] */
@@ -297,30 +298,35 @@ DH_DEVICE int dh_tdr__multi_place(int lid, int ipl, int npaths, int min_save,
             before += mixw[b];
         remap = before - inside > 0 && before - inside >= min_save;
     }
+    /* the lane's own entries, read before any lane writes a destination */
+    int e[DH_TDR_IPL_MAX];
+    for (int k = 0; k < ipl; k++)
+        e[k] = map[k * DH_WG + lid];
     dh_barrier();
     for (int k = 0; k < ipl; k++) {
-        int s = k * DH_WG + lid, e = path[s], p = e & 0xff;
-        map[remap ? off[p * nw + w] + (e >> 8) : s] = s | p << 16;
+        int s = k * DH_WG + lid, p = e[k] & 0xff;
+        map[remap ? off[p * nw + w] + (e[k] >> 8) : s] = s | p << 16;
     }
     dh_barrier();
     return remap;
 }
 
-/* count_multi. path[s] in [0, P) for the lane's slots. Portable. */
-DH_DEVICE int dh_tdr_count_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *path,
-                                 DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
+/* count_multi. map[s] = the path, in [0, P), of each of the lane's slots;
+ * on return map[j] as at the top. Portable. */
+DH_DEVICE int dh_tdr_count_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *map,
+                                 DH_LOCAL_PTR int *shm)
 {
     const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE;
     for (int j = lid; j < npaths * nw; j += DH_WG)
         shm[j] = 0;
     dh_barrier();
     for (int k = 0; k < ipl; k++) {
-        int s = k * DH_WG + lid, p = path[s];
+        int s = k * DH_WG + lid, p = map[s];
         int r = dh_atomic_add_local(&shm[p * nw + w], 1);
-        path[s] = p | r << 8;
+        map[s] = p | r << 8;
     }
     dh_barrier();
-    return dh_tdr__multi_place(lid, ipl, npaths, -1, path, map, shm);
+    return dh_tdr__multi_place(lid, ipl, npaths, -1, map, shm);
 }
 
 #ifdef DH_HAS_BALLOT
@@ -328,8 +334,7 @@ DH_DEVICE int dh_tdr_count_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int 
  * from ballots on the bits of the path. Lane q of a warp keeps the count
  * of path q so far (P <= DH_WAVE). */
 DH_DEVICE int dh_tdr__scan_multi(int lid, int ipl, int npaths, int min_save,
-                                 DH_LOCAL_PTR int *path, DH_LOCAL_PTR int *map,
-                                 DH_LOCAL_PTR int *shm)
+                                 DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
 {
     const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE;
     int lane = dh_lane(), nbits = 0, acc = 0, mix = 0;
@@ -337,7 +342,7 @@ DH_DEVICE int dh_tdr__scan_multi(int lid, int ipl, int npaths, int min_save,
         nbits++;
     const dh_mask_t all = ~0ull >> (64 - DH_WAVE), lt = dh_lanemask_lt(lane);
     for (int k = 0; k < ipl; k++) {
-        int s = k * DH_WG + lid, p = path[s];
+        int s = k * DH_WG + lid, p = map[s];
         dh_mask_t me = all, mq = all;  /* lanes of my path; of path `lane` */
         for (int b = 0; b < nbits; b++) {
             dh_mask_t m = dh_ballot((p >> b) & 1);
@@ -349,30 +354,30 @@ DH_DEVICE int dh_tdr__scan_multi(int lid, int ipl, int npaths, int min_save,
         acc += nq;
         if (min_save >= 0)
             mix += dh_popc(dh_ballot(nq > 0)) - 1;
-        path[s] = p | r << 8;
+        map[s] = p | r << 8;
     }
     if (lane < npaths)
         shm[lane * nw + w] = acc;
     if (lane == 0)
         shm[2 * npaths * nw + npaths + w] = mix;
     dh_barrier();
-    return dh_tdr__multi_place(lid, ipl, npaths, min_save, path, map, shm);
+    return dh_tdr__multi_place(lid, ipl, npaths, min_save, map, shm);
 }
 
-/* scan_multi. path[s] in [0, P) for the lane's slots. */
-DH_DEVICE int dh_tdr_scan_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *path,
-                                DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
+/* scan_multi. map[s] = the path of each of the lane's slots, as for
+ * count_multi. */
+DH_DEVICE int dh_tdr_scan_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *map,
+                                DH_LOCAL_PTR int *shm)
 {
-    return dh_tdr__scan_multi(lid, ipl, npaths, -1, path, map, shm);
+    return dh_tdr__scan_multi(lid, ipl, npaths, -1, map, shm);
 }
 
 /* adapt_scan: remap only where it saves at least min_save (>= 0) warp-path
  * executions of the group; else map is the identity. */
 DH_DEVICE int dh_tdr_adapt_scan(int lid, int ipl, int npaths, int min_save,
-                                DH_LOCAL_PTR int *path, DH_LOCAL_PTR int *map,
-                                DH_LOCAL_PTR int *shm)
+                                DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
 {
-    return dh_tdr__scan_multi(lid, ipl, npaths, min_save < 0 ? 0 : min_save, path, map, shm);
+    return dh_tdr__scan_multi(lid, ipl, npaths, min_save < 0 ? 0 : min_save, map, shm);
 }
 #endif
 

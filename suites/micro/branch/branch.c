@@ -238,7 +238,7 @@ static int mb_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
 
 /* On OpenCL the nested multi-item kernel gives its second round buffers of
  * its own (a PoCL workaround, branch.k): the local memory the kit's .local
- * counts, plus path[], map[] and the scratch once more. */
+ * counts, plus map[] and the scratch once more. */
 static int mb_check(const struct dh_case *c, const struct dh_pset *vars,
                     const struct dh_device_info *dev, char *why, size_t len)
 {
@@ -248,7 +248,7 @@ static int mb_check(const struct dh_case *c, const struct dh_pset *vars,
         return 0;
     long wg = (long)dh_pset_num(vars, "wg", 256), ipl = (long)dh_pset_num(vars, "ipl", 4);
     long nk = (long)dh_pset_num(vars, "nkeys", 4), warp = dev->warp_width ? dev->warp_width : 32;
-    long ints = 2 * nk * (wg / warp) + nk + wg / warp + 2 * wg * ipl;
+    long ints = 2 * nk * (wg / warp) + nk + wg / warp + wg * ipl;
     long bytes = 4 * (2 * ints + 2 * wg * ipl);
     if ((uint64_t)bytes > dev->local_mem_bytes) {
         snprintf(why, len, "the nested multi-item remap needs %ld bytes of local memory on "
@@ -281,12 +281,12 @@ static const struct dh_kit kit = {
     /* mb_gpu_tdr's remap buffers (ints), as branch.k declares them: HoT
      * wg + 2; DGI nkeys * wg / nf + wg + nkeys (dgi_scan: wg / warp); a
      * second layer a second round and its value and index */
-    /* the multi-item forms: DH_TDR_MULTI_INTS(nkeys), path[] and map[] of
+    /* the multi-item forms: DH_TDR_MULTI_INTS(nkeys) and map[] of
      * wg * ipl, two layers the items and values of wg * ipl */
     .local = "per = alg == DGI ? wg / nf : wg / warp;"
              "round = alg == HOT || alg == HOT_WARP ? wg + 2 : nkeys * per + wg + nkeys;"
              "multi = alg == SCAN_MULTI || alg == COUNT_MULTI || alg == ADAPT_SCAN;"
-             "mround = 2 * nkeys * (wg / warp) + nkeys + wg / warp + 2 * wg * ipl;"
+             "mround = 2 * nkeys * (wg / warp) + nkeys + wg / warp + wg * ipl;"
              "bytes = 4 * (multi ? mround + (layers == 2 ? 2 * wg * ipl : 0)"
              " : layers == 2 ? 2 * round + 2 * wg : round)",
     .launch = mb_launch, .check = mb_check,
