@@ -40,7 +40,7 @@ static const struct dh_param_def params[] = {
     {"ipl", DH_P_TUNABLE, "int:1,2,4,8,16", "4", "gpu_tdr",
      "items per lane of the multi-item remaps (a group remaps wg * ipl items, launches "
      "items / ipl lanes)", "alg=scan_multi,count_multi,adapt_scan"},
-    {"thr", DH_P_TUNABLE, "int:0,40,160,640,2560", "160", "gpu_tdr",
+    {"thr", DH_P_TUNABLE, "int:0,10,40,160,640", "40", "gpu_tdr",
      "adapt_scan remaps a group only where the warp-path executions it saves, times the "
      "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
      "alg=adapt_scan"},
