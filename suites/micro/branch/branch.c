@@ -37,7 +37,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF("alg=dgi"),
-    {"ipl", DH_P_TUNABLE, "int:1,2,4,8,16", "4", "gpu_tdr",
+    {"ipl", DH_P_TUNABLE, "int:1,2,4,8,16", "8", "gpu_tdr",
      "items per lane of the multi-item remaps (a group remaps wg * ipl items, launches "
      "items / ipl lanes)", "alg=scan_multi,count_multi,adapt_scan"},
     {"thr", DH_P_TUNABLE, "int:0,10,40,160,640", "40", "gpu_tdr",
@@ -230,8 +230,10 @@ static int mb_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
     size_t global = 0;
     if (!strcmp(e->variant, "gpu_tdr")) {
         int alg = dh_kit_alg_code(dh_pset_text(&c->params, "alg", "dgi"));
-        if (alg >= 9 && alg <= 11)
-            global = (size_t)r->h->items / (size_t)dh_pset_num(&c->params, "ipl", 4);
+        const struct dh_param_def *d = dh_param_find(c->bench->params, "ipl");
+        if (alg >= 9 && alg <= 11)      /* the case's ipl, else the declared default */
+            global = (size_t)r->h->items
+                     / (size_t)dh_pset_num(&c->params, "ipl", d ? atof(d->def) : 1);
     }
     return dh_kit_launch(r, e, global, kernel_ms, err);
 }
@@ -246,7 +248,7 @@ static int mb_check(const struct dh_case *c, const struct dh_pset *vars,
     if (strcmp(c->variant, "gpu_tdr") || strcmp(c->backend, "opencl") || alg < 9 || alg > 11
             || dh_pset_num(vars, "layers", 1) != 2 || !dev || !dev->local_mem_bytes)
         return 0;
-    long wg = (long)dh_pset_num(vars, "wg", 256), ipl = (long)dh_pset_num(vars, "ipl", 4);
+    long wg = (long)dh_pset_num(vars, "wg", 256), ipl = (long)dh_pset_num(vars, "ipl", 8);
     long nk = (long)dh_pset_num(vars, "nkeys", 4), warp = dev->warp_width ? dev->warp_width : 32;
     long ints = 2 * nk * (wg / warp) + nk + wg / warp + wg * ipl;
     long bytes = 4 * (2 * ints + 2 * wg * ipl);
