@@ -400,6 +400,16 @@ static void micro_multi(void **st)
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
     dev.local_mem_bytes = 24879;
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    /* once: one remap by the leaf, no values or items kept: 4 * 2124, and
+     * OpenCL adds nothing */
+    dh_pset_put(&c.params, "once", "1", 1, DH_P_TUNABLE);
+    dev.local_mem_bytes = 8496;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    snprintf(c.backend, sizeof c.backend, "opencl");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 8495;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    dh_pset_put(&c.params, "once", "0", 0, DH_P_TUNABLE);
     /* wg a multiple of the warp width (the remap counts per warp) */
     dev.local_mem_bytes = 0;
     dh_pset_put(&c.params, "layers", "1", 1, DH_P_WORKLOAD);

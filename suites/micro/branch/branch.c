@@ -40,6 +40,10 @@ static const struct dh_param_def params[] = {
     {"ipl", DH_P_TUNABLE, "int:1,2,4,8,16", "8", "gpu_tdr",
      "items per lane of the multi-item remaps (a group remaps wg * ipl items, launches "
      "items / ipl lanes)", "alg=scan_multi,count_multi,adapt_scan"},
+    {"once", DH_P_TUNABLE, "int:0..1", "0", "gpu_tdr",
+     "layers=2, multi-item remaps: 1 = one remap by the leaf before the outer branch (the "
+     "leaf is known up front), 0 = one remap before each layer",
+     "alg=scan_multi,count_multi,adapt_scan"},
     {"thr", DH_P_TUNABLE, "int:0,10,40,160,640", "40", "gpu_tdr",
      "adapt_scan remaps a group only where the warp-path executions it saves, times the "
      "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
@@ -246,7 +250,8 @@ static int mb_check(const struct dh_case *c, const struct dh_pset *vars,
 {
     int alg = (int)dh_pset_num(vars, "alg", 0);
     if (strcmp(c->variant, "gpu_tdr") || strcmp(c->backend, "opencl") || alg < 9 || alg > 11
-            || dh_pset_num(vars, "layers", 1) != 2 || !dev || !dev->local_mem_bytes)
+            || dh_pset_num(vars, "layers", 1) != 2 || dh_pset_num(vars, "once", 0)
+            || !dev || !dev->local_mem_bytes)
         return 0;
     long wg = (long)dh_pset_num(vars, "wg", 256), ipl = (long)dh_pset_num(vars, "ipl", 8);
     long nk = (long)dh_pset_num(vars, "nkeys", 4), warp = dev->warp_width ? dev->warp_width : 32;
@@ -276,7 +281,7 @@ static const struct dh_krule rules[] = {
 static const struct dh_kit kit = {
     .sizes = {"n=32768", "n=4194304", "n=16777216"}, .items = "n",
     .derive = "nkeys = layers == 2 ? paths * paths : paths",
-    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr",
+    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr; TDR_ONCE = once",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
     .sort_by = "key", .sort_keys = "nkeys", .branch = mb_branch,     /* cpu_tdr; the ceiling */
@@ -289,7 +294,7 @@ static const struct dh_kit kit = {
              "round = alg == HOT || alg == HOT_WARP ? wg + 2 : nkeys * per + wg + nkeys;"
              "multi = alg == SCAN_MULTI || alg == COUNT_MULTI || alg == ADAPT_SCAN;"
              "mround = 2 * nkeys * (wg / warp) + nkeys + wg / warp + wg * ipl;"
-             "bytes = 4 * (multi ? mround + (layers == 2 ? 2 * wg * ipl : 0)"
+             "bytes = 4 * (multi ? mround + (layers == 2 && !once ? 2 * wg * ipl : 0)"
              " : layers == 2 ? 2 * round + 2 * wg : round)",
     .launch = mb_launch, .check = mb_check,
 };
