@@ -368,6 +368,65 @@ static void declared(void **st)
     assert_non_null(strstr(why, "32-bit"));
 }
 
+/* micro/branch's multi-item remaps: their codes, the warp-vote refusal on
+ * OpenCL, the local memory the kit counts (scratch + map[] of wg * ipl;
+ * nested, the slots' values and items too), and on OpenCL the nested form's
+ * second round buffers, which micro's own check adds */
+static void micro_multi(void **st)
+{
+    (void)st;
+    assert_int_equal(dh_kit_alg_code("scan_multi"), 15);
+    assert_int_equal(dh_kit_alg_code("count_multi"), 16);
+    assert_int_equal(dh_kit_alg_code("adapt_scan"), 17);
+    const struct dh_bench *mb = dh_bench_find("micro", "branch");
+    assert_non_null(mb);
+    struct dh_case c;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 65536};
+    char why[512];
+    kcase(&c, mb, "gpu_tdr", NULL);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "ipl", "8", 8, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "alg", "scan_multi", 4, DH_P_CHOICE);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "count_multi"));        /* the portable form named */
+    dh_pset_put(&c.params, "alg", "count_multi", 5, DH_P_CHOICE);
+    /* paths=2 flat: 4 * (2 * 2 * 8 + 2 + 8 + 2048) = 8360 bytes */
+    dev.local_mem_bytes = 8360;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 8359;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "needs 8360 bytes"));
+    /* nested (4 leaves): the kit counts 4 * (2124 + 2 * 2048) = 24880; on
+     * OpenCL the second round's map[] and scratch: 4 * (2 * 2124 + 4096) */
+    dh_pset_put(&c.params, "layers", "2", 2, DH_P_WORKLOAD);
+    dev.local_mem_bytes = 33376;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 33375;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "needs 33376 bytes of local memory on OpenCL"));
+    snprintf(c.backend, sizeof c.backend, "cuda");
+    dev.local_mem_bytes = 24880;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 24879;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    /* once: one remap by the leaf, no values or items kept: 4 * 2124, and
+     * OpenCL adds nothing */
+    dh_pset_put(&c.params, "once", "1", 1, DH_P_TUNABLE);
+    dev.local_mem_bytes = 8496;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    snprintf(c.backend, sizeof c.backend, "opencl");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    dev.local_mem_bytes = 8495;
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    dh_pset_put(&c.params, "once", "0", 0, DH_P_TUNABLE);
+    /* wg a multiple of the warp width (the remap counts per warp) */
+    dev.local_mem_bytes = 0;
+    dh_pset_put(&c.params, "layers", "1", 1, DH_P_WORKLOAD);
+    dh_pset_put(&c.params, "wg", "16", 16, DH_P_TUNABLE);
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "multiple of the warp width"));
+}
+
 /* every variant through the worker on the CPU device: dlt moves both
  * columns of b and puts y back, rr passes perm, poison catches a kernel
  * that leaves outputs unwritten */
@@ -825,6 +884,7 @@ int main(void)
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
         cmocka_unit_test(presort), cmocka_unit_test(presort_on_device),
+        cmocka_unit_test(micro_multi),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

@@ -6,7 +6,9 @@
  * 32), DGI forms are stable within a path, and a uniform group is left as
  * it is. Runs on every backend with a device: OpenCL (hot, dgi) and, where
  * present, CUDA and HIP (also hot_warp, dgi_scan; on AMD only with
- * DH_HIP_WARP_VOTES=1). SKIPPED where none. */
+ * DH_HIP_WARP_VOTES=1). The multi-item forms likewise (count_multi
+ * everywhere, scan_multi and adapt_scan where votes are), with adapt_scan's
+ * decision recounted on the host. SKIPPED where none. */
 #include "testutil.h"
 
 extern const char dh_src_lib_dialect[];
@@ -26,6 +28,25 @@ static const char *kernel =
     "#else\n    src = dh_tdr_dgi_scan(lid, p, TP, shm, &np);\n#endif\n"
     "    src_out[base + lid] = src;\n"
     "    np_out[base + lid] = np;\n"
+    "}\n";
+
+/* the multi-item forms: lane lid's k-th slot is item base + k * DH_WG + lid;
+ * out[base + j] = map[j], flag[group] = the form's return */
+static const char *kernel_multi =
+    "#define S (DH_WG * IPL)\n"
+    "DH_KERNEL void remap_multi(DH_CONST int *path, DH_GLOBAL int *out, DH_GLOBAL int *flag)\n"
+    "{\n"
+    "    DH_LOCAL int shm[DH_TDR_MULTI_INTS(TP)];\n"
+    "    DH_LOCAL int map[S];\n"
+    "    int lid = dh_lid(), base = dh_grp() * S, r;\n"
+    "    for (int k = 0; k < IPL; k++)\n"
+    "        map[k * DH_WG + lid] = path[base + k * DH_WG + lid];\n"
+    "#if ALG == 9\n    r = dh_tdr_scan_multi(lid, IPL, TP, map, shm);\n"
+    "#elif ALG == 10\n    r = dh_tdr_count_multi(lid, IPL, TP, map, shm);\n"
+    "#else\n    r = dh_tdr_adapt_scan(lid, IPL, TP, MINSAVE, map, shm);\n#endif\n"
+    "    for (int k = 0; k < IPL; k++)\n"
+    "        out[base + k * DH_WG + lid] = map[k * DH_WG + lid];\n"
+    "    if (lid == 0)\n        flag[dh_grp()] = r;\n"
     "}\n";
 
 static uint64_t rng_state = 12345;
@@ -144,6 +165,145 @@ static int check_config(struct bk *b, int alg, int wg, int P, int nf, int warp)
     return groups;
 }
 
+/* The multi-item forms (alg 9 scan_multi, 10 count_multi, 11 adapt_scan
+ * with min_save): a permutation of the group's S = wg * ipl items, each
+ * with its own path, at most P-1 path boundaries in the sorted order (so
+ * at most P-1 mixed warp-items for any warp width dividing wg), uniform
+ * groups kept as they are; adapt_scan remaps exactly where the saving
+ * counted on the host (mixed warp-items' extra paths before, boundaries
+ * inside a warp-item after) is positive and reaches min_save. */
+static int check_multi(struct bk *b, int alg, int wg, int ipl, int P, int min_save)
+{
+    const int groups = 16, S = wg * ipl, W = b->info.warp_width;
+    int n = S * groups;
+    char opts[256];
+    snprintf(opts, sizeof opts, "-D DH_WG=%d -D DH_WAVE=%d -D ALG=%d -D TP=%d -D IPL=%d "
+             "-D MINSAVE=%d", wg, W, alg, P, ipl, min_save);
+    size_t len = strlen(dh_src_lib_dialect) + strlen(dh_src_lib_tdr) + strlen(kernel_multi) + 4;
+    char *src = malloc(len);
+    snprintf(src, len, "%s\n%s\n%s", dh_src_lib_dialect, dh_src_lib_tdr, kernel_multi);
+    struct dh_program *prog = NULL;
+    struct dh_err e = {0};
+    char *log = NULL;
+    int rc = b->be->build(b->dev, src, opts, &prog, &log, NULL, &e);
+    if (rc)
+        fprintf(stderr, "build %s: %s\n%s\n", opts, e.msg, log ? log : "");
+    free(log);
+    free(src);
+    assert_int_equal(rc, 0);
+    int *path = malloc((size_t)n * 4), *out = malloc((size_t)n * 4), flag[16];
+    for (int g = 0; g < groups; g++) {
+        int mode = g % 5;       /* random, uniform, few of one path, runs, warp-aligned runs */
+        int u = (int)(rnd() % (unsigned)P);
+        for (int i = 0; i < S; i++) {
+            int v = (int)(rnd() % (unsigned)P);
+            path[g * S + i] = mode == 1 ? u : mode == 2 ? (rnd() % 16 ? u : v)
+                              : mode == 3 ? (i / 8) % P : mode == 4 ? (i / W) % P : v;
+        }
+    }
+    struct dh_buffer *bp, *bo, *bf;
+    assert_int_equal(b->be->alloc(b->dev, (size_t)n * 4, &bp, &e), 0);
+    assert_int_equal(b->be->alloc(b->dev, (size_t)n * 4, &bo, &e), 0);
+    assert_int_equal(b->be->alloc(b->dev, sizeof flag, &bf, &e), 0);
+    assert_int_equal(b->be->copy(bp, path, (size_t)n * 4, DH_TO_DEVICE, &e), 0);
+    struct dh_arg args[3] = {{.kind = DH_ARG_BUFFER, .v.buf = bp},
+                             {.kind = DH_ARG_BUFFER, .v.buf = bo},
+                             {.kind = DH_ARG_BUFFER, .v.buf = bf}};
+    struct dh_launch l = {.kernel = "remap_multi", .global = (size_t)(n / ipl),
+                          .local = (size_t)wg, .n_args = 3, .args = args};
+    rc = b->be->launch(prog, &l, NULL, &e);
+    if (rc)
+        fprintf(stderr, "launch: %s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(b->be->copy(bo, out, (size_t)n * 4, DH_TO_HOST, &e), 0);
+    assert_int_equal(b->be->copy(bf, flag, sizeof flag, DH_TO_HOST, &e), 0);
+    char *seen = malloc((size_t)S);
+    int remapped = 0;
+    for (int g = 0; g < groups; g++) {
+        const int *p = path + g * S, *o = out + g * S;
+        int counts[64] = {0}, uniform = 0, boundaries = 0;
+        for (int i = 0; i < S; i++)
+            counts[p[i]]++;
+        for (int q = 0; q < P; q++)
+            uniform |= counts[q] == S;
+        /* the saving as the form counts it: warp-items of W lanes */
+        int before = 0, inside = 0, start = 0;
+        for (int k = 0; k < ipl; k++)
+            for (int w = 0; w < wg; w += W) {
+                int has[64] = {0}, d = 0;
+                for (int l2 = 0; l2 < W; l2++)
+                    d += !has[p[k * wg + w + l2]]++;
+                before += d - 1;
+            }
+        for (int q = 0; q < P; q++) {
+            inside += counts[q] && start && start % W;
+            start += counts[q];
+        }
+        int want = !uniform && (alg != 11 || (before - inside > 0 && before - inside >= min_save));
+        assert_int_equal(flag[g], want);
+        remapped += want;
+        memset(seen, 0, (size_t)S);
+        for (int j = 0; j < S; j++) {
+            int sj = o[j] & 0xffff, pj = o[j] >> 16;
+            assert_true(sj >= 0 && sj < S);
+            assert_false(seen[sj]);                   /* a permutation */
+            seen[sj] = 1;
+            assert_int_equal(pj, p[sj]);              /* the item's own path */
+            if (!want)
+                assert_int_equal(sj, j);              /* kept: identity */
+            if (j && pj != (o[j - 1] >> 16))
+                boundaries++;
+        }
+        if (want) {
+            assert_true(boundaries <= P - 1);
+            for (int warp = 8; warp <= 32; warp *= 4) {
+                int mixed = 0;
+                for (int j = 0; j < S; j += warp) {
+                    int m = 0;
+                    for (int i = j + 1; i < j + warp; i++)
+                        m |= (o[i] >> 16) != (o[j] >> 16);
+                    mixed += m;
+                }
+                assert_true(mixed <= P - 1);
+            }
+        }
+    }
+    /* a random group pays a remap once it spans two warp-items or more
+     * (within one, the sorted order keeps a boundary inside: no saving) */
+    if (alg != 11 || (min_save == 0 && S >= 2 * W))
+        assert_true(remapped > 0);
+    free(seen);
+    b->be->free_buffer(bp);
+    b->be->free_buffer(bo);
+    b->be->free_buffer(bf);
+    b->be->free_program(prog);
+    free(path);
+    free(out);
+    return groups;
+}
+
+static int run_multi(struct bk *b, int fast)
+{
+    int checked = 0;
+    const int wgs[] = {32, 64, 256};
+    const int Ps[] = {2, 3, 4, 8, 16};
+    const int ipls[] = {1, 2, 4, 16};
+    for (int wi = 0; wi < 3; wi++)
+        for (int pi = 0; pi < 5; pi++)
+            for (int ii = 0; ii < 4; ii++) {
+                int wg = wgs[wi], P = Ps[pi], ipl = ipls[ii];
+                if (wg % b->info.warp_width || P > b->info.warp_width)
+                    continue;
+                checked += check_multi(b, 10, wg, ipl, P, -1);
+                if (!fast)
+                    continue;
+                checked += check_multi(b, 9, wg, ipl, P, -1);
+                checked += check_multi(b, 11, wg, ipl, P, 0);
+                checked += check_multi(b, 11, wg, ipl, P, 3 * ipl);
+            }
+    return checked;
+}
+
 static void run_backend(const char *name, int fast)
 {
     struct bk b;
@@ -171,6 +331,7 @@ static void run_backend(const char *name, int fast)
                             checked += check_config(&b, alg, wg, P, nf, warp);
                 }
             }
+    checked += run_multi(&b, fast);
     fprintf(stderr, "  %s: %d work-groups checked\n", name, checked);
     assert_true(checked > 0);
     b.be->close(b.dev);

@@ -42,7 +42,7 @@ int dh_kit_alg_code(const char *alg)
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
                                         "hot_warp_scan", "static", "refill", "natkey_dgi",
                                         "natkey_scan", "model_dgi", "model_scan", "lean_dgi",
-                                        "lean_scan"};
+                                        "lean_scan", "scan_multi", "count_multi", "adapt_scan"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
@@ -252,9 +252,10 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
         dh_pset_put(vars, d->name, v ? v->text : d->def, num, d->kind);
     }
     static const char *const alg[] = {"HOT", "DGI", "HOT_WARP", "DGI_SCAN", "HOT_DGI",
-                                      "HOT_WARP_SCAN"};
-    for (int a = 0; a < 6; a++)
-        if (dh_pset_put(vars, alg[a], alg[a], a + 1, DH_P_WORKLOAD)) {
+                                      "HOT_WARP_SCAN", NULL, NULL, NULL, NULL, NULL, NULL,
+                                      NULL, NULL, "SCAN_MULTI", "COUNT_MULTI", "ADAPT_SCAN"};
+    for (int a = 0; a < (int)(sizeof alg / sizeof alg[0]); a++)
+        if (alg[a] && dh_pset_put(vars, alg[a], alg[a], a + 1, DH_P_WORKLOAD)) {
             snprintf(why, len, "%s: more than %d names in its parameters, sizes and derived "
                      "counts", c->bench_name, DH_MAX_PARAMS);
             return -DH_E_DATA;
@@ -367,7 +368,7 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
         if (!dh_kit_alg_code(alg)) {
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
                      "dgi_scan, hot_dgi, hot_warp_scan, static, refill, natkey_dgi, natkey_scan, "
-                     "model_dgi, model_scan, lean_dgi, lean_scan): fix %s's alg domain", alg,
+                     "model_dgi, model_scan, lean_dgi, lean_scan, scan_multi, count_multi, adapt_scan): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }

@@ -129,7 +129,8 @@ struct dh_krule {
  * parameters, items and the derived names; rules, local and define also
  * the tunables and choices (at their defaults where a case has none; alg
  * as its code, against the constants HOT, DGI, HOT_WARP, DGI_SCAN,
- * HOT_DGI, HOT_WARP_SCAN), warp and max_wg. Lists are "name = expr; ..."
+ * HOT_DGI, HOT_WARP_SCAN, SCAN_MULTI, COUNT_MULTI, ADAPT_SCAN), warp and
+ * max_wg. Lists are "name = expr; ..."
  * evaluated in order, each name known to the next. */
 struct dh_kit {
     const char *sizes[3];               /* small, medium, large: "name=value ..." */
@@ -272,7 +273,8 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * front on the natural key), model_dgi 11, model_scan 12 (frontier/cvp: one
  * remap by model, the pixel index alone moving), lean_dgi 13, lean_scan 14
  * (frontier/cvp: both remaps, the index alone moving at the first).
- * 0: unknown. */
+ * scan_multi 15, count_multi 16, adapt_scan 17 (the multi-item forms of
+ * suites/lib/tdr.h: ipl items a lane). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

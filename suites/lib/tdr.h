@@ -24,8 +24,36 @@
  *             counts from ballots, per-path totals, and each lane's slot
  *             = start of its path + counts of earlier warps + rank in warp.
  *
+ * Multi-item forms: each lane holds IPL items (items per lane) and the group
+ * remaps S = DH_WG * IPL of them at once. Slot s = k * DH_WG + lid is lane
+ * lid's k-th item. The sorted order is dealt back the same way (sorted
+ * position j is lane j % DH_WG's k = j / DH_WG), so a warp's k-th items are
+ * DH_WAVE consecutive sorted items: of the S / DH_WAVE warp-items at most
+ * P - 1 hold two paths or more, where the one-item forms leave up to P - 1
+ * mixed warps out of DH_WG / DH_WAVE. The barriers and the counting are paid
+ * once per S items, not per DH_WG.
+ *   count_multi (alg=count_multi) portable: a local atomic per item ranks it
+ *             among its warp's items of its path. Not stable.
+ *   scan_multi  (alg=scan_multi) warp votes: the rank from log2(P) ballots
+ *             (the lanes of one path found by the bits of the path), no
+ *             atomics. Order: by path, then warp, then item, then lane.
+ *   adapt_scan  (alg=adapt_scan) scan_multi that keeps the group's order
+ *             where the remap would save fewer than min_save warp-path
+ *             executions: it counts the mixed warp-items (the extra paths
+ *             each executes) before, and the path boundaries that would
+ *             fall inside a warp-item after. A group already uniform, or
+ *             sorted, or whose paths are too short to repay the exchange
+ *             (the caller scales min_save by its path length) skips it and
+ *             keeps its items in place (coalesced).
+ * The caller writes map[s] = the path of each of its own slots (in [0, P),
+ * P <= DH_WAVE, ipl <= DH_TDR_IPL_MAX, S <= 65536); on return map[j] =
+ * source slot | path << 16 for sorted position j (in place: each lane keeps
+ * its ipl entries in private memory across one barrier). Where the group
+ * keeps its order map[j] = j | path << 16.
+ *
  * Local memory: HoT needs DH_TDR_HOT_INTS ints, DGI DH_TDR_DGI_INTS(P, NF),
- * hot_warp DH_TDR_HOT_INTS, dgi_scan DH_TDR_SCAN_INTS(P).
+ * hot_warp DH_TDR_HOT_INTS, dgi_scan DH_TDR_SCAN_INTS(P); the multi-item
+ * forms DH_TDR_MULTI_INTS(P) of scratch plus map[] of DH_WG * IPL ints.
  */
 #ifndef DH_TDR_H
 #define DH_TDR_H
@@ -219,6 +247,137 @@ DH_DEVICE int dh_tdr_dgi_scan(int lid, int path, int npaths, DH_LOCAL_PTR int *s
     }
     dh_barrier();
     return src;
+}
+#endif
+
+/* ---- multi-item forms (see the top) ---- */
+/* cnt[P][nw] + off[P][nw] + tot[P] + mixed warp-items per warp [nw] */
+#define DH_TDR_MULTI_INTS(P) (2 * (P) * (DH_WG / DH_WAVE) + (P) + DH_WG / DH_WAVE)
+/* the most items a lane may hold (its entries wait in private memory) */
+#define DH_TDR_IPL_MAX 16
+
+/* After the ranking: cnt[q][w] holds warp w's items of path q, map[s] of
+ * each of the lane's slots its path | rank among them << 8, mixw[w] (when
+ * min_save >= 0) warp w's extra warp-path executions as it stands. Offsets,
+ * the decision, and the placement, in place. Returns 1 when remapped. */
+DH_DEVICE int dh_tdr__multi_place(int lid, int ipl, int npaths, int min_save,
+                                  DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
+{
+    const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE, S = DH_WG * ipl;
+    DH_LOCAL_PTR int *cnt = shm;                /* [npaths][nw] */
+    DH_LOCAL_PTR int *off = shm + npaths * nw;  /* [npaths][nw] */
+    DH_LOCAL_PTR int *tot = off + npaths * nw;  /* [npaths] */
+    DH_LOCAL_PTR int *mixw = tot + npaths;      /* [nw] */
+    for (int q = lid; q < npaths; q += DH_WG) {
+        int t = 0;
+        for (int b = 0; b < nw; b++)
+            t += cnt[q * nw + b];
+        tot[q] = t;
+    }
+    dh_barrier();
+    for (int j = lid; j < npaths * nw; j += DH_WG) {
+        int q = j / nw, o = 0;
+        for (int r = 0; r < q; r++)
+            o += tot[r];
+        for (int b = j - q * nw; b > 0; b--)
+            o += cnt[q * nw + b - 1];
+        off[j] = o;
+    }
+    /* the decision, the same in every lane */
+    int remap = 1, start = 0, inside = 0;
+    for (int q = 0; q < npaths; q++) {
+        int t = tot[q];
+        remap &= t != S;
+        if (t && start && start % DH_WAVE)
+            inside++;               /* a boundary inside a warp-item */
+        start += t;
+    }
+    if (remap && min_save >= 0) {
+        int before = 0;
+        for (int b = 0; b < nw; b++)
+            before += mixw[b];
+        remap = before - inside > 0 && before - inside >= min_save;
+    }
+    /* the lane's own entries, read before any lane writes a destination */
+    int e[DH_TDR_IPL_MAX];
+    for (int k = 0; k < ipl; k++)
+        e[k] = map[k * DH_WG + lid];
+    dh_barrier();
+    for (int k = 0; k < ipl; k++) {
+        int s = k * DH_WG + lid, p = e[k] & 0xff;
+        map[remap ? off[p * nw + w] + (e[k] >> 8) : s] = s | p << 16;
+    }
+    dh_barrier();
+    return remap;
+}
+
+/* count_multi. map[s] = the path, in [0, P), of each of the lane's slots;
+ * on return map[j] as at the top. Portable. */
+DH_DEVICE int dh_tdr_count_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *map,
+                                 DH_LOCAL_PTR int *shm)
+{
+    const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE;
+    for (int j = lid; j < npaths * nw; j += DH_WG)
+        shm[j] = 0;
+    dh_barrier();
+    for (int k = 0; k < ipl; k++) {
+        int s = k * DH_WG + lid, p = map[s];
+        int r = dh_atomic_add_local(&shm[p * nw + w], 1);
+        map[s] = p | r << 8;
+    }
+    dh_barrier();
+    return dh_tdr__multi_place(lid, ipl, npaths, -1, map, shm);
+}
+
+#ifdef DH_HAS_BALLOT
+/* scan_multi (min_save < 0) and adapt_scan (min_save >= 0): the ranks
+ * from ballots on the bits of the path. Lane q of a warp keeps the count
+ * of path q so far (P <= DH_WAVE). */
+DH_DEVICE int dh_tdr__scan_multi(int lid, int ipl, int npaths, int min_save,
+                                 DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
+{
+    const int nw = DH_WG / DH_WAVE, w = lid / DH_WAVE;
+    int lane = dh_lane(), nbits = 0, acc = 0, mix = 0;
+    while ((1 << nbits) < npaths)
+        nbits++;
+    const dh_mask_t all = ~0ull >> (64 - DH_WAVE), lt = dh_lanemask_lt(lane);
+    for (int k = 0; k < ipl; k++) {
+        int s = k * DH_WG + lid, p = map[s];
+        dh_mask_t me = all, mq = all;  /* lanes of my path; of path `lane` */
+        for (int b = 0; b < nbits; b++) {
+            dh_mask_t m = dh_ballot((p >> b) & 1);
+            me &= (p >> b) & 1 ? m : ~m;
+            mq &= (lane >> b) & 1 ? m : ~m;
+        }
+        int nq = lane < npaths ? dh_popc(mq) : 0;
+        int r = dh_shfl(acc, p) + dh_popc(me & lt);
+        acc += nq;
+        if (min_save >= 0)
+            mix += dh_popc(dh_ballot(nq > 0)) - 1;
+        map[s] = p | r << 8;
+    }
+    if (lane < npaths)
+        shm[lane * nw + w] = acc;
+    if (lane == 0)
+        shm[2 * npaths * nw + npaths + w] = mix;
+    dh_barrier();
+    return dh_tdr__multi_place(lid, ipl, npaths, min_save, map, shm);
+}
+
+/* scan_multi. map[s] = the path of each of the lane's slots, as for
+ * count_multi. */
+DH_DEVICE int dh_tdr_scan_multi(int lid, int ipl, int npaths, DH_LOCAL_PTR int *map,
+                                DH_LOCAL_PTR int *shm)
+{
+    return dh_tdr__scan_multi(lid, ipl, npaths, -1, map, shm);
+}
+
+/* adapt_scan: remap only where it saves at least min_save (>= 0) warp-path
+ * executions of the group; else map is the identity. */
+DH_DEVICE int dh_tdr_adapt_scan(int lid, int ipl, int npaths, int min_save,
+                                DH_LOCAL_PTR int *map, DH_LOCAL_PTR int *shm)
+{
+    return dh_tdr__scan_multi(lid, ipl, npaths, min_save < 0 ? 0 : min_save, map, shm);
 }
 #endif
 

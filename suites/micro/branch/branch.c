@@ -7,7 +7,9 @@
  *     greedy|greedymax]       (suites/lib/regroup.h) and moves the data
  *                             (dlt) or passes an index array (rr)
  *   gpu_tdr[alg=hot|dgi|      remap in the kernel before each layer
- *     hot_warp|dgi_scan]
+ *     hot_warp|dgi_scan|      (the _multi forms and adapt_scan: ipl items
+ *     scan_multi|count_multi| a lane, the group remaps wg * ipl items;
+ *     adapt_scan]             adapt_scan skips a remap that cannot pay)
  *   melded                    loops issued once, epilogues under branch
  */
 #include <math.h>
@@ -26,12 +28,26 @@ static const struct dh_param_def params[] = {
     {"divfrac", DH_P_WORKLOAD, "real:0..1", "1", NULL, "share of items whose path is random (the rest form uniform runs of 64)"},
     {"iters", DH_P_WORKLOAD, "int:1..1000000", "1024", NULL, "dependent FMAs per path per layer"},
     DH_KIT_SEED,
-    {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "dgi", "gpu_tdr", "on-GPU remap algorithm (hot_warp, dgi_scan: warp votes, CUDA/HIP)"},
+    {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan,scan_multi,count_multi,adapt_scan", "dgi", "gpu_tdr",
+     "on-GPU remap algorithm; scan_multi, count_multi, adapt_scan: ipl items a lane, wg * ipl "
+     "remapped together; adapt_scan skips a group's remap that saves too little (hot_warp, "
+     "dgi_scan, scan_multi, adapt_scan: warp votes, CUDA/HIP)"},
     DH_KIT_MECH("enum:dlt,rr", "apply the host regrouping by data layout (dlt) or index array (rr)"),
     DH_KIT_REGROUP("host regrouping: by branch key, or by basic-block vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF("alg=dgi"),
+    {"ipl", DH_P_TUNABLE, "int:1,2,4,8,16", "8", "gpu_tdr",
+     "items per lane of the multi-item remaps (a group remaps wg * ipl items, launches "
+     "items / ipl lanes)", "alg=scan_multi,count_multi,adapt_scan"},
+    {"once", DH_P_TUNABLE, "int:0..1", "0", "gpu_tdr",
+     "layers=2, multi-item remaps: 1 = one remap by the leaf before the outer branch (the "
+     "leaf is known up front), 0 = one remap before each layer",
+     "alg=scan_multi,count_multi,adapt_scan"},
+    {"thr", DH_P_TUNABLE, "int:0,10,40,160,640", "40", "gpu_tdr",
+     "adapt_scan remaps a group only where the warp-path executions it saves, times the "
+     "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
+     "alg=adapt_scan"},
     {0},
 };
 
@@ -210,26 +226,77 @@ static const struct dh_bb_def blocks[] = {
     MB_E2(8), MB_E2(9), MB_E2(10), MB_E2(11), MB_E2(12), MB_E2(13), MB_E2(14), MB_E2(15),
 };
 
+/* The multi-item remaps run ipl items a lane: items / ipl lanes. */
+static int mb_launch(struct dh_krun *r, const struct dh_kentry *e, double *kernel_ms,
+                     struct dh_err *err)
+{
+    const struct dh_case *c = r->x->c;
+    size_t global = 0;
+    if (!strcmp(e->variant, "gpu_tdr")) {
+        int alg = dh_kit_alg_code(dh_pset_text(&c->params, "alg", "dgi"));
+        const struct dh_param_def *d = dh_param_find(c->bench->params, "ipl");
+        if (alg >= 15 && alg <= 17)      /* the case's ipl, else the declared default */
+            global = (size_t)r->h->items
+                     / (size_t)dh_pset_num(&c->params, "ipl", d ? atof(d->def) : 1);
+    }
+    return dh_kit_launch(r, e, global, kernel_ms, err);
+}
+
+/* On OpenCL the nested multi-item kernel gives its second round buffers of
+ * its own (a PoCL workaround, branch.k): the local memory the kit's .local
+ * counts, plus map[] and the scratch once more. */
+static int mb_check(const struct dh_case *c, const struct dh_pset *vars,
+                    const struct dh_device_info *dev, char *why, size_t len)
+{
+    int alg = (int)dh_pset_num(vars, "alg", 0);
+    if (strcmp(c->variant, "gpu_tdr") || strcmp(c->backend, "opencl") || alg < 15 || alg > 17
+            || dh_pset_num(vars, "layers", 1) != 2 || dh_pset_num(vars, "once", 0)
+            || !dev || !dev->local_mem_bytes)
+        return 0;
+    long wg = (long)dh_pset_num(vars, "wg", 256), ipl = (long)dh_pset_num(vars, "ipl", 8);
+    long nk = (long)dh_pset_num(vars, "nkeys", 4), warp = dev->warp_width ? dev->warp_width : 32;
+    long ints = 2 * nk * (wg / warp) + nk + wg / warp + wg * ipl;
+    long bytes = 4 * (2 * ints + 2 * wg * ipl);
+    if ((uint64_t)bytes > dev->local_mem_bytes) {
+        snprintf(why, len, "the nested multi-item remap needs %ld bytes of local memory on "
+                 "OpenCL (two rounds' buffers), the device has %llu: use a smaller wg or ipl",
+                 bytes, (unsigned long long)dev->local_mem_bytes);
+        return -DH_E_CONSTRAINT;
+    }
+    return 0;
+}
+
 static const struct dh_krule rules[] = {
     {NULL, "layers == 1 || paths <= 4", "layers=2 supports paths=2 or 4 (paths=8 gives 64 leaves)"},
     {"alg=hot,hot_warp", "paths == 2 && layers == 1",
      "alg=hot and hot_warp remap two paths only (paths=2 layers=1): use alg=dgi"},
+    {"alg=scan_multi,count_multi,adapt_scan", "wg % warp == 0 && items % (wg * ipl) == 0",
+     "the multi-item remaps need wg a multiple of the warp width and the items a multiple "
+     "of wg * ipl: use a smaller ipl or wg"},
+    {"alg=scan_multi,count_multi,adapt_scan", "wg * ipl <= 65536",
+     "the multi-item remaps number at most 65536 items a group: use a smaller ipl or wg"},
     {0},
 };
 
 static const struct dh_kit kit = {
     .sizes = {"n=32768", "n=4194304", "n=16777216"}, .items = "n",
     .derive = "nkeys = layers == 2 ? paths * paths : paths",
-    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters",
+    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr; TDR_ONCE = once",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
     .sort_by = "key", .sort_keys = "nkeys", .branch = mb_branch,     /* cpu_tdr; the ceiling */
     /* mb_gpu_tdr's remap buffers (ints), as branch.k declares them: HoT
      * wg + 2; DGI nkeys * wg / nf + wg + nkeys (dgi_scan: wg / warp); a
      * second layer a second round and its value and index */
+    /* the multi-item forms: DH_TDR_MULTI_INTS(nkeys) and map[] of
+     * wg * ipl, two layers the items and values of wg * ipl */
     .local = "per = alg == DGI ? wg / nf : wg / warp;"
              "round = alg == HOT || alg == HOT_WARP ? wg + 2 : nkeys * per + wg + nkeys;"
-             "bytes = 4 * (layers == 2 ? 2 * round + 2 * wg : round)",
+             "multi = alg == SCAN_MULTI || alg == COUNT_MULTI || alg == ADAPT_SCAN;"
+             "mround = 2 * nkeys * (wg / warp) + nkeys + wg / warp + wg * ipl;"
+             "bytes = 4 * (multi ? mround + (layers == 2 && !once ? 2 * wg * ipl : 0)"
+             " : layers == 2 ? 2 * round + 2 * wg : round)",
+    .launch = mb_launch, .check = mb_check,
 };
 
 const struct dh_bench dh_bench_micro_branch = {
