@@ -230,6 +230,9 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("hot_warp_scan"), 6);
     assert_int_equal(dh_kit_alg_code("static"), 7);
     assert_int_equal(dh_kit_alg_code("refill"), 8);
+    assert_int_equal(dh_kit_alg_code("buy_pool"), 9);
+    assert_int_equal(dh_kit_alg_code("key_regroup"), 10);
+    assert_int_equal(dh_kit_alg_code("key_regroup_buy_pool"), 11);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;

@@ -267,7 +267,11 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * remap fixed by the thread id, written by the benchmark: work moved
  * between lanes by a formula, no data read; darm/bit), refill 8 (a lane
  * whose item is done takes the next of its work-group's pool, written by
- * the benchmark; darm/nqu). 0: unknown. */
+ * the benchmark; darm/nqu), and three written by frontier/gdt: buy_pool 9
+ * (the costliest path's tasks pooled over the work-group each day),
+ * key_regroup 10 (items regrouped by a stable key once, or every few
+ * days, their state kept in the lane), key_regroup_buy_pool 11 (both).
+ * 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

@@ -9,7 +9,12 @@
  *     greedy|greedymax] regime on the first trading day, then sector) or
  *                       by basic-block vectors (suites/lib/regroup.h)
  *   gpu_tdr[alg=...]    gdt_gpu_tdr: a remap before each of the three
- *                       layers of every day
+ *                       layers of every day (hot_dgi, dgi, dgi_scan,
+ *                       hot_warp_scan); or none per layer: buy's risk
+ *                       model pooled over the work-group each day
+ *                       (buy_pool), the items regrouped by a stable key
+ *                       once or every `rekey` days with their state in
+ *                       the lane (key_regroup), both (key_regroup_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -26,16 +31,27 @@ static const struct dh_param_def params[] = {
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed (market data and GP tree)"},
     {"days", DH_P_WORKLOAD, "int:128..2520", "504", NULL, "trading days of data per instrument (the first 64 fill the windows)"},
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
-    {"alg", DH_P_CHOICE, "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan", "dgi", "gpu_tdr",
+    {"alg", DH_P_CHOICE,
+     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_regroup_buy_pool",
+     "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
-     "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (the last "
-     "two need warp votes: CUDA, HIP)"},
+     "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
+     "before every layer of every day; dgi_scan and hot_warp_scan need warp votes: CUDA, "
+     "HIP); buy_pool = no remap of the layers, buy's risk model run for the work-group's "
+     "buyers by its first lanes each day (two barriers a day); key_regroup = the items "
+     "regrouped in the work-group by cpu_tdr's key (regime on the first trading day, "
+     "sector) once, each lane keeping its item's state (no barrier in the day loop), "
+     "again every `rekey` days by that day's regime; key_regroup_buy_pool = both"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF("alg=hot_dgi,dgi"),
+    {"rekey", DH_P_TUNABLE, "int:0,16,64,128", "0", "gpu_tdr",
+     "days between regroupings of key_regroup (0: once, before the warm-up; else also every "
+     "rekey trading days by that day's regime and sector, the state moved along)",
+     "alg=key_regroup,key_regroup_buy_pool"},
     {0},
 };
 
@@ -220,13 +236,20 @@ static const struct dh_kit kit = {
     DH_KIT_TABLES(bufs, entries), .defines = gdt_defines,
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
+    .define = "GDT_REKEY = rekey",
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
-     * (dgi_scan: wg / warp); 10 ints a lane carried */
+     * (dgi_scan: wg / warp); 10 ints a lane carried. Codes 9-11 (buy_pool,
+     * key_regroup, key_regroup_buy_pool): one array of the larger of the
+     * pool's 5 ints a lane and the regrouping's 2 (10 with rekey), and 2
+     * counters */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "bytes = 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
+             "pool = alg == 9 || alg == 11 ? 5 * wg : 1;"
+             "key = alg == 10 || alg == 11 ? (rekey > 0 ? 10 : 2) * wg : 1;"
+             "bytes = alg >= 9 ? 4 * (max(pool, key) + 2)"
+             "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
 
 /* the day loop's iterations (DH_BBV_STEP at its top in every kernel) */
