@@ -1,5 +1,6 @@
 /* test_gdt_tdr.c — frontier/gdt's gpu_tdr forms without a remap per layer
- * (suites/frontier/gdt/gdt.k: buy_pool, key_regroup, key_regroup_buy_pool)
+ * (suites/frontier/gdt/gdt.k: buy_pool, key_regroup, key_regroup_buy_pool,
+ * kind_buy_pool)
  * at size small on an OpenCL device (else SKIPPED): every form, regrouped
  * once and every 16 days, in work-groups of 64 and 256, verified against
  * the CPU reference; their counting builds (-D DH_BBV, the counters
@@ -14,7 +15,7 @@
 #include "../harness/run/worker.h"
 #include "../suites/lib/kit.h"
 
-#define NEW_ALGS "alg=buy_pool,key_regroup,key_regroup_buy_pool"
+#define NEW_ALGS "alg=buy_pool,key_regroup,key_regroup_buy_pool,kind_buy_pool"
 
 /* plan gdt small gpu_tdr with params p[0..np), run every case on the
  * OpenCL device; returns the number of cases, each verified */
@@ -53,19 +54,19 @@ static void forms_verify(void **st)
     (void)st;
     dh_test_need_device("opencl");
     const char *once[] = {NEW_ALGS};
-    assert_int_equal(run_gdt(once, 1, 0), 3);
+    assert_int_equal(run_gdt(once, 1, 0), 4);
     const char *rekey[] = {"alg=key_regroup,key_regroup_buy_pool", "rekey=16"};
     assert_int_equal(run_gdt(rekey, 2, 0), 2);
     const char *wg64[] = {NEW_ALGS, "rekey=16", "wg=64"};
-    assert_int_equal(run_gdt(wg64, 3, 0), 3);
+    assert_int_equal(run_gdt(wg64, 3, 0), 4);
 }
 
 static void counting_builds_verify(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
-    const char *p[] = {"alg=buy_pool,key_regroup_buy_pool", "rekey=16"};
-    assert_int_equal(run_gdt(p, 2, 1), 2);
+    const char *p[] = {"alg=buy_pool,key_regroup_buy_pool,kind_buy_pool", "rekey=16"};
+    assert_int_equal(run_gdt(p, 2, 1), 3);
 }
 
 /* a gpu_tdr case of gdt small with alg, rekey and wg */
@@ -90,7 +91,8 @@ static void gcase(struct dh_case *c, const char *alg, const char *rekey, const c
 /* the kit's local-memory constraint from gdt.c's `local`: rekeyed
  * regrouping at wg 1024 (10 ints a lane + 2: 40,968 bytes) is refused on
  * a 32 KB device, once (2 ints a lane: 8,200 bytes) it fits; the pool
- * alone (5 a lane: 20,488 bytes) fits */
+ * alone (5 a lane: 20,488 bytes) fits; kind_buy_pool at 1024 (32,824)
+ * does not, at 512 it does */
 static void local_memory(void **st)
 {
     (void)st;
@@ -106,6 +108,12 @@ static void local_memory(void **st)
     gcase(&c, "key_regroup", "0", "1024");
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
     gcase(&c, "buy_pool", "16", "1024");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    /* the pool (5 a lane + 2) and the kind sort (3 a lane + 12): 32,824 */
+    gcase(&c, "kind_buy_pool", "0", "1024");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "32824"));
+    gcase(&c, "kind_buy_pool", "0", "512");
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
     dev.local_mem_bytes = 40968;          /* exactly enough */
     gcase(&c, "key_regroup_buy_pool", "16", "1024");

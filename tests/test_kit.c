@@ -233,6 +233,7 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("buy_pool"), 9);
     assert_int_equal(dh_kit_alg_code("key_regroup"), 10);
     assert_int_equal(dh_kit_alg_code("key_regroup_buy_pool"), 11);
+    assert_int_equal(dh_kit_alg_code("kind_buy_pool"), 12);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;

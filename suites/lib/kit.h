@@ -270,7 +270,8 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * the benchmark; darm/nqu), and three written by frontier/gdt: buy_pool 9
  * (the costliest path's tasks pooled over the work-group each day),
  * key_regroup 10 (items regrouped by a stable key once, or every few
- * days, their state kept in the lane), key_regroup_buy_pool 11 (both).
+ * days, their state kept in the lane), key_regroup_buy_pool 11 (both),
+ * kind_buy_pool 12 (buy_pool, and one layer's tasks sorted by kind).
  * 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 

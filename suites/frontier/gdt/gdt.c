@@ -14,7 +14,9 @@
  *                       model pooled over the work-group each day
  *                       (buy_pool), the items regrouped by a stable key
  *                       once or every `rekey` days with their state in
- *                       the lane (key_regroup), both (key_regroup_buy_pool)
+ *                       the lane (key_regroup), both (key_regroup_buy_pool),
+ *                       buy_pool with layer 2's tasks sorted by kind each
+ *                       day (kind_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -32,7 +34,8 @@ static const struct dh_param_def params[] = {
     {"days", DH_P_WORKLOAD, "int:128..2520", "504", NULL, "trading days of data per instrument (the first 64 fill the windows)"},
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
     {"alg", DH_P_CHOICE,
-     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_regroup_buy_pool",
+     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_regroup_buy_pool,"
+     "kind_buy_pool",
      "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
@@ -41,7 +44,9 @@ static const struct dh_param_def params[] = {
      "buyers by its first lanes each day (two barriers a day); key_regroup = the items "
      "regrouped in the work-group by cpu_tdr's key (regime on the first trading day, "
      "sector) once, each lane keeping its item's state (no barrier in the day loop), "
-     "again every `rekey` days by that day's regime; key_regroup_buy_pool = both"},
+     "again every `rekey` days by that day's regime; key_regroup_buy_pool = both; "
+     "kind_buy_pool = buy_pool, and layer 2's tasks sorted by indicator kind over the "
+     "work-group each day (a counting sort, three barriers a day)"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -240,15 +245,17 @@ static const struct dh_kit kit = {
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. Codes 9-11 (buy_pool,
-     * key_regroup, key_regroup_buy_pool): one array of the larger of the
-     * pool's 5 ints a lane and the regrouping's 2 (10 with rekey), and 2
-     * counters */
+     * key_regroup, key_regroup_buy_pool, 12 kind_buy_pool): one array of
+     * the larger of the pool's 5 ints a lane and the regrouping's 2 (10
+     * with rekey), 2 counters; kind_buy_pool also 3 ints a lane and 2
+     * counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "pool = alg == 9 || alg == 11 ? 5 * wg : 1;"
+             "pool = alg == 9 || alg == 11 || alg == 12 ? 5 * wg : 1;"
+             "kpool = alg == 12 ? 3 * wg + 2 * k : 0;"
              "key = alg == 10 || alg == 11 ? (rekey > 0 ? 10 : 2) * wg : 1;"
-             "bytes = alg >= 9 ? 4 * (max(pool, key) + 2)"
+             "bytes = alg >= 9 ? 4 * (max(pool, key) + 2 + kpool)"
              "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
 
