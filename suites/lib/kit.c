@@ -41,8 +41,9 @@ int dh_kit_alg_code(const char *alg)
 {
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
                                         "hot_warp_scan", "static", "refill", "buy_pool",
-                                        "key_regroup", "key_regroup_buy_pool", "kind_buy_pool"};
-    for (int i = 0; i < 12; i++)
+                                        "key_regroup", "key_buy_pool", "kind_buy_pool",
+                                        "key_dlt", "key_dlt_buy_pool"};
+    for (int i = 0; i < 14; i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
     return 0;
@@ -366,7 +367,8 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
         if (!dh_kit_alg_code(alg)) {
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
                      "dgi_scan, hot_dgi, hot_warp_scan, static, refill, buy_pool, key_regroup, "
-                     "key_regroup_buy_pool, kind_buy_pool): fix %s's alg domain", alg,
+                     "key_buy_pool, kind_buy_pool, key_dlt, "
+                     "key_dlt_buy_pool): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }

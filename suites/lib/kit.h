@@ -270,8 +270,10 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * the benchmark; darm/nqu), and three written by frontier/gdt: buy_pool 9
  * (the costliest path's tasks pooled over the work-group each day),
  * key_regroup 10 (items regrouped by a stable key once, or every few
- * days, their state kept in the lane), key_regroup_buy_pool 11 (both),
- * kind_buy_pool 12 (buy_pool, and one layer's tasks sorted by kind).
+ * days, their state kept in the lane), key_buy_pool 11 (both),
+ * kind_buy_pool 12 (buy_pool, and one layer's tasks sorted by kind),
+ * key_dlt 13 and key_dlt_buy_pool 14 (key_regroup once,
+ * the data copied into the regrouped order on the device).
  * 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 

@@ -14,9 +14,11 @@
  *                       model pooled over the work-group each day
  *                       (buy_pool), the items regrouped by a stable key
  *                       once or every `rekey` days with their state in
- *                       the lane (key_regroup), both (key_regroup_buy_pool),
+ *                       the lane (key_regroup), both (key_buy_pool),
  *                       buy_pool with layer 2's tasks sorted by kind each
- *                       day (kind_buy_pool)
+ *                       day (kind_buy_pool); key_regroup with the series
+ *                       copied to the lanes' columns (key_dlt,
+ *                       key_dlt_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -34,8 +36,8 @@ static const struct dh_param_def params[] = {
     {"days", DH_P_WORKLOAD, "int:128..2520", "504", NULL, "trading days of data per instrument (the first 64 fill the windows)"},
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
     {"alg", DH_P_CHOICE,
-     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_regroup_buy_pool,"
-     "kind_buy_pool",
+     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_buy_pool,"
+     "kind_buy_pool,key_dlt,key_dlt_buy_pool",
      "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
@@ -44,9 +46,12 @@ static const struct dh_param_def params[] = {
      "buyers by its first lanes each day (two barriers a day); key_regroup = the items "
      "regrouped in the work-group by cpu_tdr's key (regime on the first trading day, "
      "sector) once, each lane keeping its item's state (no barrier in the day loop), "
-     "again every `rekey` days by that day's regime; key_regroup_buy_pool = both; "
+     "again every `rekey` days by that day's regime; key_buy_pool = both; "
      "kind_buy_pool = buy_pool, and layer 2's tasks sorted by indicator kind over the "
-     "work-group each day (a counting sort, three barriers a day)"},
+     "work-group each day (a counting sort, three barriers a day); key_dlt = "
+     "key_regroup once, each lane first copying its instrument's series to its own column "
+     "of a device copy (coalesced reads after that); key_dlt_buy_pool = that and "
+     "buy_pool"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -56,7 +61,7 @@ static const struct dh_param_def params[] = {
     {"rekey", DH_P_TUNABLE, "int:0,16,64,128", "0", "gpu_tdr",
      "days between regroupings of key_regroup (0: once, before the warm-up; else also every "
      "rekey trading days by that day's regime and sector, the state moved along)",
-     "alg=key_regroup,key_regroup_buy_pool"},
+     "alg=key_regroup,key_buy_pool"},
     {0},
 };
 
@@ -67,7 +72,7 @@ static const char *const sweep[] = {"", NULL};
 #define GDT_STR(x) GDT_STR_(x)
 
 /* px, rg, vl day-major: element d of instrument i at d * n + i */
-enum { PX, RG, VL, SEC, SIX, TREE, RES };
+enum { PX, RG, VL, SEC, SIX, TREE, RES, SPX, SRG, SVL };
 static const struct dh_kbuf bufs[] = {
     [PX] = {"px", DH_T_I32, DH_IN, "days * n", DH_KB_ITEM | DH_KB_ROTATE},
     [RG] = {"rg", DH_T_I32, DH_IN, "days * n", DH_KB_ITEM | DH_KB_ROTATE},
@@ -77,11 +82,15 @@ static const struct dh_kbuf bufs[] = {
     [TREE] = {"tree", DH_T_I32, DH_IN, GDT_STR(GDT_NODES * GDT_NI), 0},
     /* P&L, trades, max drawdown; the poison (trades < 0) no correct run writes */
     [RES] = {"res", DH_T_I32, DH_OUT, "3 * n", DH_KB_ITEM},
+    /* gpu_tdr's dlt forms: px, rg, vl copied in the regrouped order */
+    [SPX] = {"spx", DH_T_I32, DH_SCRATCH, "days * n"},
+    [SRG] = {"srg", DH_T_I32, DH_SCRATCH, "days * n"},
+    [SVL] = {"svl", DH_T_I32, DH_SCRATCH, "days * n"},
 };
 
 static const struct dh_kentry entries[] = {
     {"baseline", "gdt_baseline", "px rg vl six sec tree res"},
-    {"gpu_tdr", "gdt_gpu_tdr", "px rg vl six sec tree res"},
+    {"gpu_tdr", "gdt_gpu_tdr", "px rg vl six sec tree res spx srg svl"},
     {"melded", "gdt_melded", "px rg vl six sec tree res"},
     {0},
 };
@@ -245,16 +254,18 @@ static const struct dh_kit kit = {
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. Codes 9-11 (buy_pool,
-     * key_regroup, key_regroup_buy_pool, 12 kind_buy_pool): one array of
+     * key_regroup, key_buy_pool, 12 kind_buy_pool, 13
+     * key_dlt, 14 key_dlt_buy_pool): one array of
      * the larger of the pool's 5 ints a lane and the regrouping's 2 (10
-     * with rekey), 2 counters; kind_buy_pool also 3 ints a lane and 2
+     * with rekey; the dlt forms are never rekeyed), 2 counters; kind_buy_pool also 3 ints a lane and 2
      * counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "pool = alg == 9 || alg == 11 || alg == 12 ? 5 * wg : 1;"
+             "pool = alg == 9 || alg == 11 || alg == 12 || alg == 14 ? 5 * wg : 1;"
              "kpool = alg == 12 ? 3 * wg + 2 * k : 0;"
-             "key = alg == 10 || alg == 11 ? (rekey > 0 ? 10 : 2) * wg : 1;"
+             "key = alg == 10 || alg == 11 ? (rekey > 0 ? 10 : 2) * wg"
+             "    : alg == 13 || alg == 14 ? 2 * wg : 1;"
              "bytes = alg >= 9 ? 4 * (max(pool, key) + 2 + kpool)"
              "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
