@@ -1,6 +1,6 @@
 /* test_gdt_tdr.c — frontier/gdt's gpu_tdr forms without a remap per layer
  * (suites/frontier/gdt/gdt.k: buy_pool, key_regroup, key_buy_pool,
- * kind_buy_pool, key_dlt, key_dlt_buy_pool)
+ * kind_buy_pool, key_dlt, key_dlt_buy_pool, key_dlt_kind_buy_pool)
  * at size small on an OpenCL device (else SKIPPED): every form, regrouped
  * once and every 16 days, in work-groups of 64 and 256, verified against
  * the CPU reference (and the per-layer dgi, whose kernel takes the dlt
@@ -16,10 +16,12 @@
 #include "../harness/run/worker.h"
 #include "../suites/lib/kit.h"
 
-/* the six forms, in two lists (a parameter's value is at most 47 characters) */
+/* the seven forms, in three lists (a parameter's value is at most 47
+ * characters) */
 #define ALGS_A "alg=buy_pool,key_regroup,key_buy_pool"
 #define ALGS_B "alg=kind_buy_pool,key_dlt,key_dlt_buy_pool"
-#define NEW_ALGS ALGS_A "," ALGS_B
+#define ALGS_C "alg=key_dlt_kind_buy_pool"
+#define NEW_ALGS ALGS_A "," ALGS_B "," ALGS_C
 
 /* plan gdt small gpu_tdr with params p[0..np), run every case on the
  * OpenCL device; returns the number of cases, each verified */
@@ -57,9 +59,10 @@ static void forms_verify(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
-    const char *once_a[] = {ALGS_A}, *once_b[] = {ALGS_B};
+    const char *once_a[] = {ALGS_A}, *once_b[] = {ALGS_B}, *once_c[] = {ALGS_C};
     assert_int_equal(run_gdt(once_a, 1, 0), 3);
     assert_int_equal(run_gdt(once_b, 1, 0), 3);
+    assert_int_equal(run_gdt(once_c, 1, 0), 1);
     const char *dgi[] = {"alg=dgi"};
     assert_int_equal(run_gdt(dgi, 1, 0), 1);
     const char *rekey[] = {"alg=key_regroup,key_buy_pool", "rekey=16"};
@@ -68,6 +71,8 @@ static void forms_verify(void **st)
     assert_int_equal(run_gdt(wg64_a, 3, 0), 3);
     const char *wg64_b[] = {ALGS_B, "wg=64"};
     assert_int_equal(run_gdt(wg64_b, 2, 0), 3);
+    const char *wg64_c[] = {ALGS_C, "wg=64"};
+    assert_int_equal(run_gdt(wg64_c, 2, 0), 1);
 }
 
 static void counting_builds_verify(void **st)
@@ -76,6 +81,8 @@ static void counting_builds_verify(void **st)
     dh_test_need_device("opencl");
     const char *p[] = {"alg=key_buy_pool,kind_buy_pool,key_dlt_buy_pool", "rekey=16"};
     assert_int_equal(run_gdt(p, 2, 1), 3);
+    const char *q[] = {ALGS_C};
+    assert_int_equal(run_gdt(q, 1, 1), 1);
 }
 
 /* a gpu_tdr case of gdt small with alg, rekey and wg */
@@ -129,6 +136,10 @@ static void local_memory(void **st)
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
     gcase(&c, "key_dlt_buy_pool", "16", "1024");
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);
+    /* with the kind sort: as kind_buy_pool */
+    gcase(&c, "key_dlt_kind_buy_pool", "16", "1024");
+    assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "32824"));
     dev.local_mem_bytes = 40968;          /* exactly enough */
     gcase(&c, "key_buy_pool", "16", "1024");
     assert_int_equal(dh_kit_check(&c, &dev, why, sizeof why), 0);

@@ -236,6 +236,7 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("kind_buy_pool"), 12);
     assert_int_equal(dh_kit_alg_code("key_dlt"), 13);
     assert_int_equal(dh_kit_alg_code("key_dlt_buy_pool"), 14);
+    assert_int_equal(dh_kit_alg_code("key_dlt_kind_buy_pool"), 15);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;

@@ -42,8 +42,8 @@ int dh_kit_alg_code(const char *alg)
     static const char *const names[] = {"hot", "dgi", "hot_warp", "dgi_scan", "hot_dgi",
                                         "hot_warp_scan", "static", "refill", "buy_pool",
                                         "key_regroup", "key_buy_pool", "kind_buy_pool",
-                                        "key_dlt", "key_dlt_buy_pool"};
-    for (int i = 0; i < 14; i++)
+                                        "key_dlt", "key_dlt_buy_pool", "key_dlt_kind_buy_pool"};
+    for (int i = 0; i < 15; i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
     return 0;
@@ -368,7 +368,7 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
                      "dgi_scan, hot_dgi, hot_warp_scan, static, refill, buy_pool, key_regroup, "
                      "key_buy_pool, kind_buy_pool, key_dlt, "
-                     "key_dlt_buy_pool): fix %s's alg domain", alg,
+                     "key_dlt_buy_pool, key_dlt_kind_buy_pool): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }

@@ -272,8 +272,9 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * key_regroup 10 (items regrouped by a stable key once, or every few
  * days, their state kept in the lane), key_buy_pool 11 (both),
  * kind_buy_pool 12 (buy_pool, and one layer's tasks sorted by kind),
- * key_dlt 13 and key_dlt_buy_pool 14 (key_regroup once,
- * the data copied into the regrouped order on the device).
+ * key_dlt 13, key_dlt_buy_pool 14 and key_dlt_kind_buy_pool 15
+ * (key_regroup once, the data copied into the regrouped order on the
+ * device; with the pools).
  * 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 

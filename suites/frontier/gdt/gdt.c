@@ -18,7 +18,7 @@
  *                       buy_pool with layer 2's tasks sorted by kind each
  *                       day (kind_buy_pool); key_regroup with the series
  *                       copied to the lanes' columns (key_dlt,
- *                       key_dlt_buy_pool)
+ *                       key_dlt_buy_pool, key_dlt_kind_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -37,7 +37,7 @@ static const struct dh_param_def params[] = {
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
     {"alg", DH_P_CHOICE,
      "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_buy_pool,"
-     "kind_buy_pool,key_dlt,key_dlt_buy_pool",
+     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool",
      "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
@@ -51,7 +51,7 @@ static const struct dh_param_def params[] = {
      "work-group each day (a counting sort, three barriers a day); key_dlt = "
      "key_regroup once, each lane first copying its instrument's series to its own column "
      "of a device copy (coalesced reads after that); key_dlt_buy_pool = that and "
-     "buy_pool"},
+     "buy_pool; key_dlt_kind_buy_pool = that and kind_buy_pool"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -255,17 +255,17 @@ static const struct dh_kit kit = {
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. Codes 9-11 (buy_pool,
      * key_regroup, key_buy_pool, 12 kind_buy_pool, 13
-     * key_dlt, 14 key_dlt_buy_pool): one array of
+     * key_dlt, 14 key_dlt_buy_pool, 15 key_dlt_kind_buy_pool): one array of
      * the larger of the pool's 5 ints a lane and the regrouping's 2 (10
      * with rekey; the dlt forms are never rekeyed), 2 counters; kind_buy_pool also 3 ints a lane and 2
      * counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "pool = alg == 9 || alg == 11 || alg == 12 || alg == 14 ? 5 * wg : 1;"
-             "kpool = alg == 12 ? 3 * wg + 2 * k : 0;"
+             "pool = alg == 9 || alg == 11 || alg == 12 || alg >= 14 ? 5 * wg : 1;"
+             "kpool = alg == 12 || alg == 15 ? 3 * wg + 2 * k : 0;"
              "key = alg == 10 || alg == 11 ? (rekey > 0 ? 10 : 2) * wg"
-             "    : alg == 13 || alg == 14 ? 2 * wg : 1;"
+             "    : alg >= 13 ? 2 * wg : 1;"
              "bytes = alg >= 9 ? 4 * (max(pool, key) + 2 + kpool)"
              "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
