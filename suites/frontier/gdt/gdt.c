@@ -253,12 +253,13 @@ static const struct dh_kit kit = {
     .define = "GDT_REKEY = rekey",
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
-     * (dgi_scan: wg / warp); 10 ints a lane carried. Codes 9-11 (buy_pool,
-     * key_regroup, key_buy_pool, 12 kind_buy_pool, 13
-     * key_dlt, 14 key_dlt_buy_pool, 15 key_dlt_kind_buy_pool): one array of
-     * the larger of the pool's 5 ints a lane and the regrouping's 2 (10
-     * with rekey; the dlt forms are never rekeyed), 2 counters; kind_buy_pool also 3 ints a lane and 2
-     * counters a kind */
+     * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a
+     * remap per layer (codes 9 buy_pool, 10 key_regroup, 11 key_buy_pool,
+     * 12 kind_buy_pool, 13 key_dlt, 14 key_dlt_buy_pool, 15
+     * key_dlt_kind_buy_pool): one array of the larger of the buy pool's 5
+     * ints a lane and the regrouping's 2 (10 with rekey; the dlt forms are
+     * never rekeyed), 2 counters; with the kind sort (12, 15) also 3 ints
+     * a lane and 2 counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
