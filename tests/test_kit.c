@@ -232,6 +232,13 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("refill"), 8);
     assert_int_equal(dh_kit_alg_code("natkey_dgi"), 9);
     assert_int_equal(dh_kit_alg_code("lean_scan"), 14);
+    assert_int_equal(dh_kit_alg_code("buy_pool"), 18);
+    assert_int_equal(dh_kit_alg_code("key_regroup"), 19);
+    assert_int_equal(dh_kit_alg_code("key_buy_pool"), 20);
+    assert_int_equal(dh_kit_alg_code("kind_buy_pool"), 21);
+    assert_int_equal(dh_kit_alg_code("key_dlt"), 22);
+    assert_int_equal(dh_kit_alg_code("key_dlt_buy_pool"), 23);
+    assert_int_equal(dh_kit_alg_code("key_dlt_kind_buy_pool"), 24);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */
     void *state = NULL;

@@ -274,7 +274,14 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * remap by model, the pixel index alone moving), lean_dgi 13, lean_scan 14
  * (frontier/cvp: both remaps, the index alone moving at the first).
  * scan_multi 15, count_multi 16, adapt_scan 17 (the multi-item forms of
- * suites/lib/tdr.h: ipl items a lane). 0: unknown. */
+ * suites/lib/tdr.h: ipl items a lane), and seven written by frontier/gdt:
+ * buy_pool 18 (the costliest path's tasks pooled over the work-group each
+ * day), key_regroup 19 (items regrouped by a stable key once, or every few
+ * days, their state kept in the lane), key_buy_pool 20 (both),
+ * kind_buy_pool 21 (buy_pool, and one layer's tasks sorted by kind),
+ * key_dlt 22, key_dlt_buy_pool 23 and key_dlt_kind_buy_pool 24
+ * (key_regroup once, the data copied into the regrouped order on the
+ * device; with the pools). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

@@ -9,7 +9,16 @@
  *     greedy|greedymax] regime on the first trading day, then sector) or
  *                       by basic-block vectors (suites/lib/regroup.h)
  *   gpu_tdr[alg=...]    gdt_gpu_tdr: a remap before each of the three
- *                       layers of every day
+ *                       layers of every day (hot_dgi, dgi, dgi_scan,
+ *                       hot_warp_scan); or none per layer: buy's risk
+ *                       model pooled over the work-group each day
+ *                       (buy_pool), the items regrouped by a stable key
+ *                       once or every `rekey` days with their state in
+ *                       the lane (key_regroup), both (key_buy_pool),
+ *                       buy_pool with layer 2's tasks sorted by kind each
+ *                       day (kind_buy_pool); key_regroup with the series
+ *                       copied to the lanes' columns (key_dlt,
+ *                       key_dlt_buy_pool, key_dlt_kind_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -26,16 +35,33 @@ static const struct dh_param_def params[] = {
     {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed (market data and GP tree)"},
     {"days", DH_P_WORKLOAD, "int:128..2520", "504", NULL, "trading days of data per instrument (the first 64 fill the windows)"},
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
-    {"alg", DH_P_CHOICE, "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan", "dgi", "gpu_tdr",
+    {"alg", DH_P_CHOICE,
+     "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_buy_pool,"
+     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool",
+     "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
-     "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (the last "
-     "two need warp votes: CUDA, HIP)"},
+     "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
+     "before every layer of every day; dgi_scan and hot_warp_scan need warp votes: CUDA, "
+     "HIP); buy_pool = no remap of the layers, buy's risk model run for the work-group's "
+     "buyers by its first lanes each day (two barriers a day); key_regroup = the items "
+     "regrouped in the work-group by cpu_tdr's key (regime on the first trading day, "
+     "sector) once, each lane keeping its item's state (no barrier in the day loop), "
+     "again every `rekey` days by that day's regime; key_buy_pool = both; "
+     "kind_buy_pool = buy_pool, and layer 2's tasks sorted by indicator kind over the "
+     "work-group each day (a counting sort, three barriers a day); key_dlt = "
+     "key_regroup once, each lane first copying its instrument's series to its own column "
+     "of a device copy (coalesced reads after that); key_dlt_buy_pool = that and "
+     "buy_pool; key_dlt_kind_buy_pool = that and kind_buy_pool"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF("alg=hot_dgi,dgi"),
+    {"rekey", DH_P_TUNABLE, "int:0,16,64,128", "0", "gpu_tdr",
+     "days between regroupings of key_regroup (0: once, before the warm-up; else also every "
+     "rekey trading days by that day's regime and sector, the state moved along)",
+     "alg=key_regroup,key_buy_pool"},
     {0},
 };
 
@@ -46,7 +72,7 @@ static const char *const sweep[] = {"", NULL};
 #define GDT_STR(x) GDT_STR_(x)
 
 /* px, rg, vl day-major: element d of instrument i at d * n + i */
-enum { PX, RG, VL, SEC, SIX, TREE, RES };
+enum { PX, RG, VL, SEC, SIX, TREE, RES, SPX, SRG, SVL };
 static const struct dh_kbuf bufs[] = {
     [PX] = {"px", DH_T_I32, DH_IN, "days * n", DH_KB_ITEM | DH_KB_ROTATE},
     [RG] = {"rg", DH_T_I32, DH_IN, "days * n", DH_KB_ITEM | DH_KB_ROTATE},
@@ -56,11 +82,15 @@ static const struct dh_kbuf bufs[] = {
     [TREE] = {"tree", DH_T_I32, DH_IN, GDT_STR(GDT_NODES * GDT_NI), 0},
     /* P&L, trades, max drawdown; the poison (trades < 0) no correct run writes */
     [RES] = {"res", DH_T_I32, DH_OUT, "3 * n", DH_KB_ITEM},
+    /* gpu_tdr's dlt forms: px, rg, vl copied in the regrouped order */
+    [SPX] = {"spx", DH_T_I32, DH_SCRATCH, "days * n"},
+    [SRG] = {"srg", DH_T_I32, DH_SCRATCH, "days * n"},
+    [SVL] = {"svl", DH_T_I32, DH_SCRATCH, "days * n"},
 };
 
 static const struct dh_kentry entries[] = {
     {"baseline", "gdt_baseline", "px rg vl six sec tree res"},
-    {"gpu_tdr", "gdt_gpu_tdr", "px rg vl six sec tree res"},
+    {"gpu_tdr", "gdt_gpu_tdr", "px rg vl six sec tree res spx srg svl"},
     {"melded", "gdt_melded", "px rg vl six sec tree res"},
     {0},
 };
@@ -220,13 +250,25 @@ static const struct dh_kit kit = {
     DH_KIT_TABLES(bufs, entries), .defines = gdt_defines,
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
+    .define = "GDT_REKEY = rekey",
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
-     * (dgi_scan: wg / warp); 10 ints a lane carried */
+     * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a
+     * remap per layer (codes 18 buy_pool, 19 key_regroup, 20 key_buy_pool,
+     * 21 kind_buy_pool, 22 key_dlt, 23 key_dlt_buy_pool, 24
+     * key_dlt_kind_buy_pool): one array of the larger of the buy pool's 5
+     * ints a lane and the regrouping's 2 (10 with rekey; the dlt forms are
+     * never rekeyed), 2 counters; with the kind sort (21, 24) also 3 ints
+     * a lane and 2 counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "bytes = 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
+             "pool = alg == 18 || alg == 20 || alg == 21 || alg >= 23 ? 5 * wg : 1;"
+             "kpool = alg == 21 || alg == 24 ? 3 * wg + 2 * k : 0;"
+             "key = alg == 19 || alg == 20 ? (rekey > 0 ? 10 : 2) * wg"
+             "    : alg >= 22 ? 2 * wg : 1;"
+             "bytes = alg >= 18 ? 4 * (max(pool, key) + 2 + kpool)"
+             "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
 
 /* the day loop's iterations (DH_BBV_STEP at its top in every kernel) */
