@@ -58,6 +58,8 @@ struct dh_model_point {
     double dwr;             /* divergent-warp ratio */
     double t_weighted;      /* cycles, BBV-weighted */
     double t_sched;         /* cycles, BBV-weighted-scheduled */
+    double t_floor;         /* cycles, scheduled with each warp's latency floor
+                               (harness/model/bbv.h); NAN in older files */
 };
 struct dh_model_result {
     int valid;
@@ -71,6 +73,8 @@ struct dh_model_result {
     int window, windows;    /* ordered BBVs (DH_BBV_WINDOW): iterations per window and
                                windows per item; 0 and 1 (no attributes): the totals */
     int warp_width, wg, cus, slots;
+    int schedulers;         /* warp schedulers a compute unit (the floor metric) */
+    long launch_items;      /* items a launch; 0: one launch */
     double cfe32, cfe64;    /* own order, warps of 32 and 64 */
     struct dh_model_point own, base;
 };
@@ -198,6 +202,7 @@ struct dh_run {
     double model_sp_weighted, model_sp_sched, model_dwr_improvement;
     double model_cfe_error;
     double model_err_weighted, model_err_sched, model_err_dwr;
+    double model_sp_floor, model_err_floor;   /* the scheduled-floor metric's */
     struct dh_tuning tune;
 };
 

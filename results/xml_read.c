@@ -306,16 +306,20 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
             m->wg = iprop(e, "wg", 0);
             m->cus = iprop(e, "cus", 1);
             m->slots = iprop(e, "slots", 1);
+            m->schedulers = iprop(e, "schedulers", 0);
+            m->launch_items = lprop(e, "launch_items", 0);
             m->own.cfe = dprop(e, "cfe", NAN);
             m->cfe32 = dprop(e, "cfe32", NAN);
             m->cfe64 = dprop(e, "cfe64", NAN);
             m->own.dwr = dprop(e, "dwr", NAN);
             m->own.t_weighted = dprop(e, "t_weighted", NAN);
             m->own.t_sched = dprop(e, "t_sched", NAN);
+            m->own.t_floor = dprop(e, "t_floor", NAN);
             m->base.cfe = dprop(e, "base_cfe", NAN);
             m->base.dwr = dprop(e, "base_dwr", NAN);
             m->base.t_weighted = dprop(e, "base_t_weighted", NAN);
             m->base.t_sched = dprop(e, "base_t_sched", NAN);
+            m->base.t_floor = dprop(e, "base_t_floor", NAN);
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
             r->warp_width = iprop(e, "warp_width", 32);

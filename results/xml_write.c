@@ -262,22 +262,34 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         attr(mn, "wg", "%d", m->wg);
         attr(mn, "cus", "%d", m->cus);
         attr(mn, "slots", "%d", m->slots);
+        if (m->schedulers > 0)
+            attr(mn, "schedulers", "%d", m->schedulers);
+        if (m->launch_items > 0)
+            attr(mn, "launch_items", "%ld", m->launch_items);
         attr_d(mn, "cfe", m->own.cfe);
         attr_d(mn, "cfe32", m->cfe32);
         attr_d(mn, "cfe64", m->cfe64);
         attr_d(mn, "dwr", m->own.dwr);
         attr_d(mn, "t_weighted", m->own.t_weighted);
         attr_d(mn, "t_sched", m->own.t_sched);
+        if (m->own.t_floor > 0)
+            attr_d(mn, "t_floor", m->own.t_floor);
         attr_d(mn, "base_cfe", m->base.cfe);
         attr_d(mn, "base_dwr", m->base.dwr);
         attr_d(mn, "base_t_weighted", m->base.t_weighted);
         attr_d(mn, "base_t_sched", m->base.t_sched);
+        if (m->base.t_floor > 0)
+            attr_d(mn, "base_t_floor", m->base.t_floor);
         attr_d(mn, "speedup_weighted", u->model_sp_weighted);
         attr_d(mn, "speedup_sched", u->model_sp_sched);
+        if (!isnan(u->model_sp_floor))
+            attr_d(mn, "speedup_floor", u->model_sp_floor);
         attr_d(mn, "improvement_dwr", u->model_dwr_improvement);
         attr_d(mn, "cfe_error", u->model_cfe_error);
         attr_d(mn, "speedup_error_weighted", u->model_err_weighted);
         attr_d(mn, "speedup_error_sched", u->model_err_sched);
+        if (!isnan(u->model_err_floor))
+            attr_d(mn, "speedup_error_floor", u->model_err_floor);
         attr_d(mn, "speedup_error_dwr", u->model_err_dwr);
     }
     if (r->ceiling > 0) {

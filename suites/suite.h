@@ -137,6 +137,10 @@ struct dh_bench {
     /* A declared benchmark (suites/lib/kit.h): its ops are the kit's
      * (DH_KIT), which read the declaration here. NULL: ops of its own. */
     const struct dh_kit *kit;
+    /* (optional) Items of one launch of the baseline kernel when a run is
+     * several launches in turn (darm/nqu per_launch=2wg), for the BBV
+     * model's schedule; NULL or <= 0: one launch of all `items`. */
+    long (*launch_items)(const struct dh_case *c, long items);
 };
 
 /* A bench's block table (an array) and what bounds it. */

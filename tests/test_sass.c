@@ -335,13 +335,13 @@ static void model_records_costs(void **st)
     struct dh_err e = {0};
     assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
     struct dh_model_result hand = {0}, sass = {0};
-    dh_model_price(&b, blocks, &t, &info, 2, NULL, 2, &hand);
+    dh_model_price(&b, blocks, &t, &info, 2, 0, NULL, 2, &hand);
     assert_string_equal(hand.costs, "hand");
     assert_true(fabs(hand.own.cfe - 0.5) < 1e-12);        /* equal costs: (1+1)/(2x2) */
     b.block_cost = cyc;
     b.block_inst = inst;
     snprintf(b.costs, sizeof b.costs, "sass");
-    dh_model_price(&b, blocks, &t, &info, 2, NULL, 2, &sass);
+    dh_model_price(&b, blocks, &t, &info, 2, 0, NULL, 2, &sass);
     assert_string_equal(sass.costs, "sass");
     assert_true(fabs(sass.own.cfe - 4.0 / 8) < 1e-12);     /* (1+3)/(2x(1+3)) */
     assert_true(fabs(sass.own.t_weighted - 33) < 1e-9);   /* the cycles given */
@@ -355,13 +355,13 @@ static void model_records_costs(void **st)
     struct dh_bbv bp = {.n_items = 2, .n_blocks = 2, .counts = c2, .block_cost = cyc2,
                         .block_inst = inst2};
     struct dh_model_result plain = {0}, pred = {0};
-    dh_model_price(&bp, blocks, &t, &info, 2, NULL, 2, &plain);
+    dh_model_price(&bp, blocks, &t, &info, 2, 0, NULL, 2, &plain);
     assert_true(fabs(plain.own.cfe - 1.0) < 1e-12);        /* 4 / (2 x 2) */
     bp.pred_inst = pinst;
     bp.pred_cost = pcost;
     bp.parent = parent;
     snprintf(bp.costs, sizeof bp.costs, "sass+pred");
-    dh_model_price(&bp, blocks, &t, &info, 2, NULL, 2, &pred);
+    dh_model_price(&bp, blocks, &t, &info, 2, 0, NULL, 2, &pred);
     assert_string_equal(pred.costs, "sass+pred");
     assert_true(fabs(pred.own.cfe - 4.0 / 12) < 1e-12);    /* 4 / (2 x (2 + 4)) */
     assert_true(fabs(pred.own.t_weighted - (2 + 8)) < 1e-9);

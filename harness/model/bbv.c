@@ -31,6 +31,7 @@ static const struct dh_latency_table builtin[] = {
         .issue  = {  1,  1,  1, 20,  2,  2,  1,  1,  1,  2 },
         .max_threads_per_cu = 2048,
         .max_groups_per_cu = 32,
+        .schedulers_per_cu = 4,
     },
     {
         .name = "generic",
@@ -40,6 +41,7 @@ static const struct dh_latency_table builtin[] = {
         .issue  = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1 },
         .max_threads_per_cu = 0,
         .max_groups_per_cu = 1,
+        .schedulers_per_cu = 1,
     },
 };
 
@@ -72,6 +74,15 @@ int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct d
         } else if (k == 2 && !strcmp(key, "groups_per_cu")) {
             t->max_groups_per_cu = (int)a;
             continue;
+        } else if (k == 2 && !strcmp(key, "schedulers_per_cu")) {
+            if (!(a >= 1 && a <= 64)) {
+                fclose(f);
+                return dh_err_set(err, DH_E_USAGE,
+                                  "%s line %d: schedulers_per_cu wants an integer in 1..64 "
+                                  "(4 on NVIDIA since Maxwell)", path, ln);
+            }
+            t->schedulers_per_cu = (int)a;
+            continue;
         }
         int c = -1;
         for (int i = 0; i < DH_OPC_N; i++)
@@ -82,7 +93,7 @@ int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct d
             return dh_err_set(err, DH_E_USAGE,
                               "%s line %d: expected \"CLASS CYCLES ISSUE\" with CLASS one of "
                               "fp alu mul div ldg stg lds atom bar br (or threads_per_cu N, "
-                              "groups_per_cu N)", path, ln);
+                              "groups_per_cu N, schedulers_per_cu N)", path, ln);
         }
         t->cycles[c] = a;
         t->issue[c] = b;
@@ -160,19 +171,33 @@ static int pass_threads(long n)
 /* One warp's figures: slots s0..s1-1 of the order. */
 struct warp_fig {
     double thread_inst, warp_inst, t;
+    double issue, lat;      /* the floor metric's: issue cycles, latency chain */
     int div;
 };
 
+/* The floor metric's per-block figures (dh_bbv_shape issue, lat), or
+ * NULL members when it is not asked. */
+struct floor_costs {
+    const double *issue, *lat;
+};
+
 /* What a warp issues for the per-block maxima mx over its lanes: adds
- * cycles to *tw and instructions to *wi. */
+ * cycles to *tw and instructions to *wi (and with fc's arrays issue
+ * cycles to *ti, latency to *tl). */
 static void warp_cost(const struct dh_bbv *b, const double *cycles, const double *inst,
-                      const uint32_t *mx, double *tw, double *wi)
+                      const struct floor_costs *fc, const uint32_t *mx, double *tw, double *wi,
+                      double *ti, double *tl)
 {
     int nb = b->n_blocks;
     for (int k = 0; k < nb; k++) {
         *tw += cycles[k] * mx[k];
         *wi += inst[k] * mx[k];
     }
+    if (fc->issue && fc->lat)
+        for (int k = 0; k < nb; k++) {
+            *ti += fc->issue[k] * mx[k];
+            *tl += fc->lat[k] * mx[k];
+        }
     /* if-converted code (blocks.h pred_inst): issued as often as its
      * parent runs in the warp */
     for (int k = 0; b->pred_inst && b->parent && k < nb; k++) {
@@ -182,6 +207,11 @@ static void warp_cost(const struct dh_bbv *b, const double *cycles, const double
         double extra = (double)mx[p] - (double)mx[k];
         *wi += b->pred_inst[k] * extra;
         *tw += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
+        /* the guarded part's issue cycles (block_cost's units, which
+         * are the floor's issue figures under compiled costs); the
+         * latency tables have no guarded part */
+        if (fc->issue && fc->lat)
+            *ti += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
     }
 }
 
@@ -189,7 +219,8 @@ static void warp_cost(const struct dh_bbv *b, const double *cycles, const double
  * totals; the warp's issue from the totals' maxima, or with ordered BBVs
  * from each window's maxima, summed over the windows. */
 static void warp_figures(const struct dh_bbv *b, const double *cycles, const double *inst,
-                         const int *order, long s0, long s1, uint32_t *mx, struct warp_fig *f)
+                         const struct floor_costs *fc, const int *order, long s0, long s1,
+                         uint32_t *mx, struct warp_fig *f)
 {
     int nb = b->n_blocks;
     const uint32_t *first = b->counts + (size_t)(order ? order[s0] : s0) * nb;
@@ -206,7 +237,7 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
                 mx[k] = v[k];
         }
     }
-    double tw = 0, wi = 0;
+    double tw = 0, wi = 0, tiss = 0, tlat = 0;
     if (b->win_counts && b->n_windows > 1) {
         size_t nwin = (size_t)b->n_windows;
         for (size_t wn = 0; wn < nwin; wn++) {
@@ -217,12 +248,12 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
                     if (s == s0 || v[k] > mx[k])
                         mx[k] = v[k];
             }
-            warp_cost(b, cycles, inst, mx, &tw, &wi);
+            warp_cost(b, cycles, inst, fc, mx, &tw, &wi, &tiss, &tlat);
         }
     } else {
-        warp_cost(b, cycles, inst, mx, &tw, &wi);
+        warp_cost(b, cycles, inst, fc, mx, &tw, &wi, &tiss, &tlat);
     }
-    *f = (struct warp_fig){ti, wi, tw, div};
+    *f = (struct warp_fig){ti, wi, tw, tiss, tlat, div};
 }
 
 /* The warps' figures are independent: they are found in parallel (the
@@ -234,9 +265,116 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
                     const int *order, int w, int wg, int cus, int slots,
                     struct dh_bbv_metrics *m)
 {
+    struct dh_bbv_shape s = {.w = w, .wg = wg, .cus = cus, .slots = slots};
+    dh_bbv_metrics_shape(b, cycles, inst, order, &s, m);
+}
+
+/* slot heap for the floor metric: ordered by finish time, then slot
+ * index, so a launch's first wave deals its work-groups over the compute
+ * units in turn (slot k is on unit k % cus) */
+static int slot_before(const double *fin, int a, int b)
+{
+    return fin[a] < fin[b] || (fin[a] == fin[b] && a < b);
+}
+
+static void slot_down(int *h, const double *fin, int n, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && slot_before(fin, h[l], h[m])) m = l;
+        if (r < n && slot_before(fin, h[r], h[m])) m = r;
+        if (m == i)
+            return;
+        int t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+/* The scheduled metric with each warp's latency floor (bbv.h). Work-groups
+ * are placed as dh_bbv_metrics places them (a group holds its slot for the
+ * sum of its warps' cycles); what a placed group costs is charged to the
+ * schedulers of its compute unit: a scheduler's time is max(sum of its
+ * warps' issue cycles, its longest warp's latency chain), a launch's the
+ * busiest scheduler's, and launches run one after another. NAN when out
+ * of memory. */
+static double sched_floor(const struct warp_fig *fig, long nw, long n,
+                          const struct dh_bbv_shape *s, int w, int wg, int cus, int slots)
+{
+    int q_n = s->schedulers > 0 ? s->schedulers : 1;
+    long per = s->launch_items > 0 ? s->launch_items : n;
+    int nslot = cus * slots;
+    size_t nq = (size_t)cus * (size_t)q_n;
+    double *fin = malloc((size_t)nslot * sizeof *fin);
+    int *heap = malloc((size_t)nslot * sizeof *heap);
+    double *iss = malloc(nq * sizeof *iss), *flo = malloc(nq * sizeof *flo);
+    long *placed = malloc((size_t)cus * sizeof *placed);
+    double total = NAN;
+    if (!fin || !heap || !iss || !flo || !placed)
+        goto out;
+    total = 0;
+    long g0 = 0;                   /* the current work-group's first warp */
+    double group_t = 0;
+    int fresh = 1;                 /* a launch begins */
+    for (long i = 0; i < nw; i++) {
+        if (fresh) {
+            for (int k = 0; k < nslot; k++) {
+                fin[k] = 0;
+                heap[k] = k;       /* equal times in index order: a heap */
+            }
+            memset(iss, 0, nq * sizeof *iss);
+            memset(flo, 0, nq * sizeof *flo);
+            memset(placed, 0, (size_t)cus * sizeof *placed);
+            fresh = 0;
+        }
+        long s1 = i * w + w < n ? i * w + w : n;
+        group_t += fig[i].t;
+        int launch_end = s1 % per == 0 || s1 == n;
+        if (!(s1 % wg == 0 || launch_end))
+            continue;
+        /* a work-group ends: its slot, its compute unit, its warps'
+         * schedulers */
+        int k = heap[0];
+        int cu = k % cus;
+        for (long j = g0; j <= i; j++) {
+            size_t q = (size_t)cu * (size_t)q_n + (size_t)(placed[cu]++ % q_n);
+            iss[q] += fig[j].issue;
+            if (fig[j].lat > flo[q])
+                flo[q] = fig[j].lat;
+        }
+        fin[k] += group_t;
+        slot_down(heap, fin, nslot, 0);
+        group_t = 0;
+        g0 = i + 1;
+        if (launch_end) {
+            double busiest = 0;
+            for (size_t q = 0; q < nq; q++) {
+                double tq = iss[q] > flo[q] ? iss[q] : flo[q];
+                if (tq > busiest)
+                    busiest = tq;
+            }
+            total += busiest;
+            fresh = 1;
+        }
+    }
+out:
+    free(fin);
+    free(heap);
+    free(iss);
+    free(flo);
+    free(placed);
+    return total;
+}
+
+void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const double *inst,
+                          const int *order, const struct dh_bbv_shape *s,
+                          struct dh_bbv_metrics *m)
+{
     int nb = b->n_blocks;
     long n = b->n_items;
+    int w = s->w, wg = s->wg, cus = s->cus, slots = s->slots;
+    struct floor_costs fc = {s->issue, s->lat};
     memset(m, 0, sizeof *m);
+    m->t_floor = NAN;
     if (w < 1) w = 1;
     if (wg < 1) wg = w;
     if (cus < 1) cus = 1;
@@ -258,7 +396,7 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
                 if (!mx)
                     continue;
                 long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
-                warp_figures(b, cycles, inst, order, s0, s1, mx, &fig[i]);
+                warp_figures(b, cycles, inst, &fc, order, s0, s1, mx, &fig[i]);
             }
             free(mx);
         }
@@ -266,7 +404,7 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
     if (failed) {
         free(fig);
         free(heap);
-        m->cfe = m->dwr = m->t_weighted = m->t_sched = NAN;
+        m->cfe = m->dwr = m->t_weighted = m->t_sched = m->t_floor = NAN;
         return;
     }
     double thread_inst = 0, warp_inst = 0, total = 0, group_t = 0;
@@ -294,6 +432,8 @@ void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *
     m->dwr = m->warps ? (double)divergent / (double)m->warps : NAN;
     m->t_weighted = total / cus;
     m->t_sched = mk;
+    if (fc.issue && fc.lat)
+        m->t_floor = sched_floor(fig, nw, n, s, w, wg, cus, slots);
     free(fig);
     free(heap);
 }

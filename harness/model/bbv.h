@@ -12,6 +12,12 @@
  *   BBV-weighted-scheduled: the work-groups, in launch order, go to the
  *                  first free of #CU x occupancy slots (dynamic
  *                  round-robin); T = the last one's finish time
+ *   scheduled with latency floor (dh_bbv_shape): the same placement,
+ *                  slot k on compute unit k % #CU; a compute unit's n-th
+ *                  warp on its scheduler n % #schedulers; a scheduler's
+ *                  time max(sum of its warps' issue cycles, its longest
+ *                  warp's dependent-latency chain), a launch's the
+ *                  busiest scheduler's, T the launches' sum
  *   modeled CFE    sum_t sum_b inst[b] BBV_t[b]
  *                  / (W x sum_w sum_b inst[b] max_{t in w} BBV_t[b])
  *   divergent-warp ratio  share of warps whose items' BBVs differ
@@ -44,6 +50,7 @@ struct dh_latency_table {
     double issue[DH_OPC_N];
     int max_threads_per_cu;    /* 0: one work-group per compute unit */
     int max_groups_per_cu;
+    int schedulers_per_cu;     /* warp schedulers (sub-partitions) a compute unit */
 };
 
 /* The table for a device: DH_LATENCY_TABLE=NAME (a built-in table:
@@ -53,7 +60,8 @@ struct dh_latency_table {
 int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_table *t,
                          struct dh_err *err);
 /* Parse a table file: lines "class cycles issue" (class one of
- * dh_opc_names), "threads_per_cu N", "groups_per_cu N", '#' comments. */
+ * dh_opc_names), "threads_per_cu N", "groups_per_cu N",
+ * "schedulers_per_cu N", '#' comments. */
 int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct dh_err *err);
 
 /* Per block: modeled cycles and issued instructions of one execution. */
@@ -65,7 +73,21 @@ struct dh_bbv_metrics {
     double dwr;                /* divergent-warp ratio */
     double t_weighted;         /* cycles, BBV-weighted */
     double t_sched;            /* cycles, BBV-weighted-scheduled */
+    double t_floor;            /* cycles, scheduled with latency floor (NAN: not asked) */
     long warps;
+};
+
+/* What the scheduled-floor metric needs beyond dh_bbv_metrics' figures:
+ * per block, the issue cycles of one execution (what it holds its
+ * scheduler: the sum term) and its dependent latency (the cycles one
+ * execution takes with one instruction in flight: the floor term), how
+ * many schedulers share a compute unit, and the launches. */
+struct dh_bbv_shape {
+    int w, wg, cus, slots;     /* as dh_bbv_metrics */
+    int schedulers;            /* a compute unit's warp schedulers (< 1: 1) */
+    long launch_items;         /* items a launch, launches in order (<= 0: one launch) */
+    const double *issue;       /* per block; NULL: t_floor NAN */
+    const double *lat;         /* per block; NULL: t_floor NAN */
 };
 
 /* Price the items in `order` (slot j runs item order[j]; NULL = identity)
@@ -74,6 +96,11 @@ struct dh_bbv_metrics {
 void dh_bbv_metrics(const struct dh_bbv *b, const double *cycles, const double *inst,
                     const int *order, int w, int wg, int cus, int slots,
                     struct dh_bbv_metrics *m);
+
+/* dh_bbv_metrics with the shape of the launch, and t_floor. */
+void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const double *inst,
+                          const int *order, const struct dh_bbv_shape *s,
+                          struct dh_bbv_metrics *m);
 
 /* Work-groups of `wg` items one compute unit runs at once under table t. */
 int dh_bbv_slots(const struct dh_latency_table *t, int wg);

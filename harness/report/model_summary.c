@@ -34,12 +34,13 @@ void dh_model_summary(const struct dh_run *runs, int n)
     printf("\nBBV model vs measurement (CFE error in points; speedup errors as |modeled - "
            "measured improvement| in points, improvement = 1 - 1/speedup)\n");
     static const char *const heads[] = {"bench", "workload", "variant", ">CFE", ">model",
-                                        ">err", ">speedup", ">weightd", ">sched", ">dwr-imp",
-                                        ">err-w", ">err-s", ">err-d", "bound"};
+                                        ">err", ">speedup", ">weightd", ">sched", ">floor",
+                                        ">dwr-imp", ">err-w", ">err-s", ">err-f", ">err-d",
+                                        "bound"};
     struct dh_texttable t;
-    dh_tt_init(&t, 14, heads);
-    double s_cfe = 0, s_w = 0, s_s = 0, s_d = 0;
-    int k_cfe = 0, k_sp = 0;
+    dh_tt_init(&t, 16, heads);
+    double s_cfe = 0, s_w = 0, s_s = 0, s_d = 0, s_f = 0;
+    int k_cfe = 0, k_sp = 0, k_f = 0;
     const char *table = NULL;
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
@@ -47,7 +48,7 @@ void dh_model_summary(const struct dh_run *runs, int n)
         if (u->r.status != 0 || !m->valid)
             continue;
         table = m->table;
-        char label[300], wl[400], c[10][32];
+        char label[300], wl[400], c[12][32];
         dh_case_variant_label(&u->c, label, sizeof label);
         dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
         int measured_cfe = !strcmp(u->cfe_source, "counters");
@@ -59,9 +60,11 @@ void dh_model_summary(const struct dh_run *runs, int n)
             cell(c[3], 32, u->has_speedup ? u->sp_kernel : NAN, "%.2f"),
             cell(c[4], 32, u->has_speedup ? u->model_sp_weighted : NAN, "%.2f"),
             cell(c[5], 32, u->has_speedup ? u->model_sp_sched : NAN, "%.2f"),
+            cell(c[10], 32, u->has_speedup ? u->model_sp_floor : NAN, "%.2f"),
             cell(c[6], 32, u->has_speedup ? 100 * u->model_dwr_improvement : NAN, "%.0f"),
             cell(c[7], 32, u->model_err_weighted, "%.1f"),
             cell(c[8], 32, u->model_err_sched, "%.1f"),
+            cell(c[11], 32, u->model_err_floor, "%.1f"),
             cell(c[9], 32, u->model_err_dwr, "%.1f"),
             bound_of(u)};
         dh_tt_row(&t, row, NULL);
@@ -77,6 +80,10 @@ void dh_model_summary(const struct dh_run *runs, int n)
             s_d += u->model_err_dwr;
             k_sp++;
         }
+        if (!isnan(u->model_err_floor)) {
+            s_f += u->model_err_floor;
+            k_f++;
+        }
     }
     dh_tt_print(&t, stdout);
     dh_tt_free(&t);
@@ -90,6 +97,9 @@ void dh_model_summary(const struct dh_run *runs, int n)
                "ratio %.1f points (%d runs)\n", s_w / k_sp, s_s / k_sp, s_d / k_sp, k_sp);
     else
         printf("no regrouped run with a baseline to compare\n");
+    if (k_f)
+        printf("scheduled with each warp's latency floor (floor): speedup error %.1f points "
+               "(%d runs)\n", s_f / k_f, k_f);
     if (table && !strcmp(table, "generic"))
         printf("(the generic table prices every operation alike, with no device measured "
                "behind it; on a CPU device lanes do not diverge as a GPU's do, so these "

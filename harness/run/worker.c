@@ -95,8 +95,9 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
         if (!w->bbv_classes)              /* once per workload: a hash of every BBV */
             w->bbv_classes = dh_regroup_classes(bbv);
         dh_model_price(bbv, b->blocks, &table, &w->info,
-                       (int)dh_pset_num(&c->params, "wg", 256), x.order, w->bbv_classes,
-                       &r->model);
+                       (int)dh_pset_num(&c->params, "wg", 256),
+                       b->launch_items ? b->launch_items(c, bbv->n_items) : 0, x.order,
+                       w->bbv_classes, &r->model);
     } else if (want_model && w->bbv_status) {
         snprintf(r->message, sizeof r->message, "model unavailable: %s", w->bbv_message);
     }

@@ -104,12 +104,15 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
         u->model_sp_weighted = u->model_sp_sched = u->model_dwr_improvement = NAN;
         u->model_cfe_error = u->model_err_weighted = u->model_err_sched = NAN;
         u->model_err_dwr = NAN;
+        u->model_sp_floor = u->model_err_floor = NAN;
         if (u->r.status != 0 || !m->valid)
             continue;
         if (m->own.t_weighted > 0)
             u->model_sp_weighted = m->base.t_weighted / m->own.t_weighted;
         if (m->own.t_sched > 0)
             u->model_sp_sched = m->base.t_sched / m->own.t_sched;
+        if (m->own.t_floor > 0 && m->base.t_floor > 0)
+            u->model_sp_floor = m->base.t_floor / m->own.t_floor;
         if (m->base.dwr > 0)
             u->model_dwr_improvement = 1.0 - m->own.dwr / m->base.dwr;
         if (isnan(u->cfe)) {
@@ -182,6 +185,8 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
                 u->model_err_weighted = fabs(1.0 - 1.0 / u->model_sp_weighted - got) * 100;
                 u->model_err_sched = fabs(1.0 - 1.0 / u->model_sp_sched - got) * 100;
                 u->model_err_dwr = fabs(u->model_dwr_improvement - got) * 100;
+                if (!isnan(u->model_sp_floor))
+                    u->model_err_floor = fabs(1.0 - 1.0 / u->model_sp_floor - got) * 100;
             }
             break;
         }

@@ -251,6 +251,13 @@ static int nq_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
     return rc;
 }
 
+/* the model's launches (dh_bench.launch_items): as nq_launch makes them */
+static long nq_launch_items(const struct dh_case *c, long items)
+{
+    long wg = (long)dh_pset_num(&c->params, "wg", 128);
+    return (int)dh_pset_num(&c->params, "per_launch", 0) == 1 ? 2 * wg : items;
+}
+
 /* cpu_tdr regroup=key: the free columns of the next row, most first (a
  * wider row, a larger subtree as a rule: a cheap and weak proxy) */
 static int nq_sort_key(const struct dh_khost *h, int *key)
@@ -333,5 +340,5 @@ const struct dh_bench dh_bench_darm_nqu = {
     .summary = "N-Queens backtracking: a depth-first search per start condition, a 4-way "
                "data-dependent step and subtree-sized trip counts",
     .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
-    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit), .launch_items = nq_launch_items,
 };
