@@ -77,6 +77,12 @@ static void round_trip(void **st)
                                       .window = i ? 0 : 16, .windows = i ? 1 : 28};
         m->own = m->base = (struct dh_model_point){0.25, 1, 1000, 500};
     }
+    /* the scheduled-floor metric on the baseline only: the other's
+     * <model> has no floor attributes and reads back NAN */
+    runs[0].r.model.own.t_floor = 400;
+    runs[0].r.model.base.t_floor = 600;
+    runs[0].r.model.schedulers = 4;
+    runs[0].r.model.launch_items = 512;
     dh_run_derive(runs, 3);
     assert_true(runs[0].host.median == 2.5);                   /* of the 4, not 12 */
     assert_true(dh_e2e_sample(&runs[0].r, 5) == runs[0].r.kernel_ms[5] + 2.0);
@@ -135,6 +141,11 @@ static void round_trip(void **st)
     assert_int_equal(f.runs[1].r.model.window, 0);            /* no attributes: the totals */
     assert_int_equal(f.runs[1].r.model.windows, 1);
     assert_true(f.runs[0].r.model.cfe32 == 0.25);
+    assert_true(f.runs[0].r.model.own.t_floor == 400 && f.runs[0].r.model.base.t_floor == 600);
+    assert_int_equal(f.runs[0].r.model.schedulers, 4);
+    assert_int_equal(f.runs[0].r.model.launch_items, 512);
+    assert_true(isnan(f.runs[1].r.model.own.t_floor) && isnan(f.runs[1].r.model.base.t_floor));
+    assert_int_equal(f.runs[1].r.model.launch_items, 0);
     dh_resultfile_free(&f);
     /* the totals' <model> carries no window attributes */
     FILE *fp = fopen(path, "r");

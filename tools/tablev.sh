@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# tools/tablev.sh OUT_DIR — README's Table V (the BBV model on the H100)
+# recomputed on this machine from committed results: the BBVs and the
+# regroupings' orders come from runs of the same cases on the local
+# OpenCL device (BBVs do not depend on the device), priced as the H100
+# (warp 32, table nvidia-sm90, 132 compute units: DH_MODEL_CUS); the
+# measured speedups are the committed H100 runs'. Writes OUT_DIR/<set>/
+# results.xml per set of cases and prints tools/tablev.py's table.
+# Needs build/harness; about 10 minutes on 2 cores.
+set -euo pipefail
+out=${1:?usage: tools/tablev.sh OUT_DIR}
+h=${HARNESS:-build/harness}
+R=results/reference/h100
+mkdir -p "$out"
+export DH_LATENCY_TABLE=nvidia-sm90 DH_WARP_WIDTH=32 DH_MODEL_CUS=132
+run() {   # name, then run options
+    local name=$1
+    shift
+    "$h" run --size medium --backend opencl --reps 1 --warmup 1 --variant baseline,cpu_tdr \
+        --out "$out/$name" "$@" >"$out/$name.txt" 2>"$out/$name.log"
+}
+[ -f "$out/frontier/results.xml" ] ||
+    run frontier --suite frontier --bench cvp,pol --param regroup=key,sort,greedy,greedymax
+# deal is a tunable, not part of a case: one run each
+[ -f "$out/sw-deal1/results.xml" ] ||
+    run sw-deal1 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=1
+[ -f "$out/sw-deal0/results.xml" ] ||
+    run sw-deal0 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=0
+[ -f "$out/nqu/results.xml" ] ||
+    run nqu --suite darm --bench nqu --param per_launch=all,2wg --param order=natural,random \
+        --param regroup=key,sort,greedy,greedymax --param deal=0
+python3 tools/tablev.py \
+    --set cvp $R/model-frontier.xml "$out/frontier/results.xml" bench=cvp \
+    --set pol $R/model-frontier.xml "$out/frontier/results.xml" bench=pol \
+    --set "SW deal=1" $R/bbv/sw-deal1.xml "$out/sw-deal1/results.xml" - \
+    --set "NQU all" $R/darm/nqu-deal0.xml "$out/nqu/results.xml" - \
+    --set "NQU 2wg" $R/darm/nqu-cuda.xml "$out/nqu/results.xml" per_launch=2wg \
+    --contrast "SW deal=0" $R/bbv/sw-deal0.xml "$out/sw-deal0/results.xml" -
