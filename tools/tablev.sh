@@ -33,7 +33,8 @@ run() {   # name, then run options
 [ -f "$out/sw-deal1/results.xml" ] ||
     run sw-deal1 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=1
 [ -f "$out/sw-deal0/results.xml" ] ||
-    run sw-deal0 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=0
+    run sw-deal0 --suite bbv --bench sw --param mode=local --param regroup=key,sort,greedy,greedymax \
+        --param deal=0
 [ -f "$out/nqu/results.xml" ] ||
     run nqu --suite darm --bench nqu --param per_launch=all,2wg --param order=natural,random \
         --param regroup=key,sort,greedy,greedymax --param deal=0
@@ -43,4 +44,4 @@ python3 tools/tablev.py \
     --set "SW deal=1" $R/bbv/sw-deal1.xml "$out/sw-deal1/results.xml" - \
     --set "NQU all" $R/darm/nqu-deal0.xml "$out/nqu/results.xml" - \
     --set "NQU 2wg" $R/darm/nqu-cuda.xml "$out/nqu/results.xml" per_launch=2wg \
-    --contrast "SW deal=0" $R/bbv/sw-deal0.xml "$out/sw-deal0/results.xml" -
+    --contrast "SW deal=0" $R/bbv/sw-deal0.xml "$out/sw-deal0/results.xml" mode=local
