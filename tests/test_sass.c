@@ -499,6 +499,45 @@ static void blocks_command(void **st)
     unlink("/tmp/dh-test-blocks.log");
 }
 
+/* micro/branch through NVRTC and nvdisasm: every path's loop and epilogue
+ * gets instructions of its own (each marker on its own source line; when
+ * one macro marked both on one line, 271 of 312 instructions went to
+ * neither). SKIPPED where NVRTC or nvdisasm is missing (exit 3). */
+static void micro_blocks_own_lines(void **st)
+{
+    (void)st;
+    char self[4096], exe[4200], out[16384];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    *strrchr(self, '/') = 0;
+    snprintf(exe, sizeof exe, "%s/../harness", self);
+    if (access(exe, X_OK))
+        skip();
+    const char *a[] = {exe, "blocks", "--bench", "micro/branch", "--size", "small",
+                       "--param", "paths=2", NULL};
+    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-mblocks.log", out, sizeof out);
+    unlink("/tmp/dh-test-mblocks.log");
+    if (rc == 3) {
+        fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
+        skip();
+    }
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, " 0 on lines of several blocks"));
+    const char *names[] = {"l1_loop0", "l1_loop1", "l1_epi0", "l1_epi1"};
+    for (int i = 0; i < 4; i++) {
+        const char *l = strstr(out, names[i]);
+        assert_non_null(l);
+        /* hand_in hand_cy | sass_in sass_cy static ... */
+        double hi, hc, si, sc;
+        int stat;
+        assert_int_equal(sscanf(l + strlen(names[i]), " %lf %lf | %lf %lf %d", &hi, &hc, &si,
+                                &sc, &stat), 5);
+        assert_true(stat > 0);
+        assert_true(si > 0);
+    }
+}
+
 /* DH_BLOCK_COSTS other than hand or sass: the case fails naming the
  * choices (needs an OpenCL device, else SKIPPED) */
 static void block_costs_choice(void **st)
@@ -538,6 +577,7 @@ int main(void)
         cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),
         cmocka_unit_test(blocks_command),
+        cmocka_unit_test(micro_blocks_own_lines),
         cmocka_unit_test(block_costs_choice),
         cmocka_unit_test(nvrtc_path),
     };
