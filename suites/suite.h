@@ -62,6 +62,10 @@ struct dh_exec {
                                   (regroup=key and the mech, deal of c's
                                   parameters), moved or redirected and put back
                                   for verification like a cpu_tdr run */
+    int kernel_only;           /* set by the harness (the remap overhead):
+                                  only kernel time is kept, so host work is
+                                  done by the verified run and reused by every
+                                  later one, never timed */
 };
 
 struct dh_kit;

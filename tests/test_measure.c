@@ -73,7 +73,8 @@ static const struct dh_bench fake_bench = {
     .run = f_run, .verify = f_verify,
 };
 
-static void measure(struct fake *f, int reps, int warmup, struct dh_result *r)
+static void measure_x(struct fake *f, int reps, int warmup, int kernel_only,
+                      struct dh_result *r)
 {
     static struct dh_worker w;
     static struct dh_case c;
@@ -85,12 +86,35 @@ static void measure(struct fake *f, int reps, int warmup, struct dh_result *r)
     c.warmup = warmup;
     c.reps_max = 40;
     c.reps_target = 0.5;
-    struct dh_exec x = {.c = &c};
+    struct dh_exec x = {.c = &c, .kernel_only = kernel_only};
     memset(r, 0, sizeof *r);
     assert_int_equal(dh_result_reserve(r), 0);
     assert_int_equal(dh__measure(&w, &c, &x, r), 0);
     assert_int_equal(r->status, 0);
     assert_int_equal(x.host_reuse, 0);
+}
+
+static void measure(struct fake *f, int reps, int warmup, struct dh_result *r)
+{
+    measure_x(f, reps, warmup, 0, r);
+}
+
+/* kernel time only (the remap overhead's runs): the host work of the
+ * verified run is reused by every later run, never redone or timed, and
+ * the warm-up still waits for the kernel to settle after it */
+static void kernel_only_no_host_phase(void **st)
+{
+    (void)st;
+    const double h[] = {100, 101};
+    struct fake f = {.host = h, .n_host_values = 2, .since = 99};
+    struct dh_result r;
+    measure_x(&f, 20, 2, 1, &r);
+    assert_int_equal(r.n, 20);
+    assert_int_equal(f.host_done, 1);
+    assert_int_equal(f.redone_after_first, 0);
+    for (int i = 0; i < r.n; i++)
+        assert_true(r.kernel_ms[i] == 1.0);
+    dh_result_release(&r);
 }
 
 /* settled at the fifth host sample: five host repetitions, then every
@@ -211,6 +235,7 @@ int main(void)
         cmocka_unit_test(host_never_settles),
         cmocka_unit_test(no_host_work),
         cmocka_unit_test(auto_keeps_host_count),
+        cmocka_unit_test(kernel_only_no_host_phase),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -258,6 +258,23 @@ static void remap_overhead(void **st)
     for (int i = 0; i < n; i++)
         dh_run_release(&runs[i]);
     free(runs);
+    /* two forms of one workload at the same tunables share one "baseline
+     * on sorted" measurement (cpu_tdr's kernel does not depend on the
+     * form): the same samples, so the same median */
+    wrap();
+    const char *p2[] = {"paths=2", "layers=1", "alg=hot,dgi"};
+    plan_remap = 1;
+    rc = plan_run("opencl", "gpu_tdr", 3, p2, 0, 300, &runs, &n);
+    plan_remap = 0;
+    assert_int_equal(rc, 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(runs[0].r.remap.state, DH_REMAP_MEASURED);
+    assert_int_equal(runs[1].r.remap.state, DH_REMAP_MEASURED);
+    assert_true(runs[0].r.remap.base_ms == runs[1].r.remap.base_ms);
+    assert_true(runs[0].r.remap.base_lo == runs[1].r.remap.base_lo);
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
+    free(runs);
     /* not asked */
     wrap();
     assert_int_equal(plan_run("opencl", "gpu_tdr", 3, p, 0, 300, &runs, &n), 0);

@@ -102,7 +102,8 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
      * samples taken in this phase would make the kernel median follow how
      * many repetitions the host needed; the timed repetitions below all
      * reuse the host work and run back to back, as the baseline's do */
-    int host_work = s.host_ms > 0, nh = 0;
+    int host_work = s.host_ms > 0 && !x->kernel_only, nh = 0;
+    int after_host = s.host_ms > 0;     /* the verified run did host work */
     x->host_reuse = 0;
     while (host_work && nh < reps && !dh_host_settled(r->host_ms, nh)) {
         if ((rc = b->run(w->state, x, nh, &s, &e))) {
@@ -125,7 +126,9 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
      * are in */
     x->host_reuse = 1;
     double wk[DH_MAX_SAMPLES];
-    for (int i = 0; i < c->warmup - 1 || (nh > 0 && i < reps && !dh_kernel_settled(wk, i)); i++) {
+    for (int i = 0;
+         i < c->warmup - 1 || ((nh > 0 || after_host) && i < reps && !dh_kernel_settled(wk, i));
+         i++) {
         if ((rc = b->run(w->state, x, -2 - i, &s, &e))) {
             x->host_reuse = 0;
             dh__step_fail(r, &e, rc);

@@ -37,6 +37,13 @@ struct dh_worker {
     int bbv_tried, bbv_status;
     long bbv_classes;              /* distinct BBVs, 0 = not counted yet */
     char bbv_message[1024];
+    /* the remap overhead's "baseline on sorted" of this workload (remap.c):
+     * cpu_tdr's kernel on the regrouped input does not depend on the
+     * gpu_tdr form, so the forms of one workload at the same tunables and
+     * repetitions share one measurement; dropped with the workload */
+    char remap_key[1400];
+    double *remap_base_ms;
+    int remap_base_n;
 };
 
 #endif

@@ -28,6 +28,10 @@ static void drop_bbv(struct dh_worker *w)
     w->bbv_classes = 0;
     w->bbv_status = 0;
     w->bbv_message[0] = 0;
+    free(w->remap_base_ms);
+    w->remap_base_ms = NULL;
+    w->remap_base_n = 0;
+    w->remap_key[0] = 0;
 }
 
 void dh__workload_drop(struct dh_worker *w)
