@@ -281,7 +281,9 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * kind_buy_pool 21 (buy_pool, and one layer's tasks sorted by kind),
  * key_dlt 22, key_dlt_buy_pool 23 and key_dlt_kind_buy_pool 24
  * (key_regroup once, the data copied into the regrouped order on the
- * device; with the pools). 0: unknown. */
+ * device; with the pools); static_trips 25 (parboil/pb: a static map from
+ * the global id to the position, each class of covering windows a
+ * contiguous range of ids, no data read). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

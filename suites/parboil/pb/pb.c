@@ -24,6 +24,7 @@
 
 #include "../../lib/kit.h"
 #include "../../suite.h"
+#include "pb_map.h"
 
 extern const char dh_src_parboil_pb[];   /* pb.k, embedded by make */
 
@@ -32,7 +33,12 @@ static const struct dh_param_def params[] = {
     {"s", DH_P_WORKLOAD, "int:1..4", "2", NULL, "stride"},
     {"pad", DH_P_WORKLOAD, "int:0..2", "0", NULL, "padding (less than k)"},
     DH_KIT_SEED,
-    DH_KIT_ALG4("hot, hot_warp on any hit; dgi, dgi_scan on the number of hits"),
+    {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan,static_trips", "hot", "gpu_tdr",
+     "on-GPU remap algorithm: hot, hot_warp on more than one window (gkey=trips) or any hit "
+     "(gkey=hits); dgi, dgi_scan on the number of windows or of hits (the _warp/_scan forms: "
+     "CUDA/HIP); static_trips: no ballot, barrier or local memory, a static map from the "
+     "global id to the position in which each class of covering windows (rows' count, "
+     "columns' count) takes a contiguous range of every plane's ids (gkey=trips only)"},
     {"gkey", DH_P_CHOICE, "enum:hits,trips", "trips", "gpu_tdr", "what gpu_tdr remaps by: the windows' hits (a first pass over the mask, the hit bits exchanged) or the number of covering windows (from the position, no loads)"},
     {"mech", DH_P_CHOICE, "enum:rr", "rr", "cpu_tdr", "index array (rr): the output is written at the item's own index"},
     DH_KIT_REGROUP("host regrouping: by (windows, hits), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -44,17 +50,19 @@ static const struct dh_param_def params[] = {
 
 static const char *const sweep[] = {"k=3 s=2", "k=2 s=2", NULL};
 
-enum { MASK, TOP, BOT };
+enum { MASK, TOP, BOT, MAP };
 static const struct dh_kbuf bufs[] = {
     [MASK] = {"mask", DH_T_I32, DH_IN, "planes * ph * pw", DH_KB_ROTATE},
     [TOP] = {"top", DH_T_F32, DH_IN, "planes * ph * pw", DH_KB_ROTATE},
     [BOT] = {"bottom", DH_T_F32, DH_OUT, "items", DH_KB_ITEM, .tol = 1e-6},
+    /* alg=static_trips' map of one plane (every plane shares it) */
+    [MAP] = {"map", DH_T_I32, DH_IN, "hh * ww", 0, "gpu_tdr"},
 };
 
 static const struct dh_kentry entries[] = {
     {"baseline", "pb_base", "mask top bottom"},
     {"cpu_tdr/rr", "pb_rr", "mask top bottom perm"},
-    {"gpu_tdr", "pb_gpu_tdr", "mask top bottom"},
+    {"gpu_tdr", "pb_gpu_tdr", "mask top bottom map"},
     {0},
 };
 
@@ -124,6 +132,12 @@ static int pb_generate(struct dh_khost *h, struct dh_err *err)
                 top[o] = 2.0f * unit(seed ^ 0x70ULL, (uint64_t)o) - 1.0f;
             }
     free(bot);
+    /* alg=static_trips' map: from the shape alone, one plane's worth
+     * (hh * ww ints), made with the input and not timed, as a constant
+     * table would be */
+    if (!dh_pb_static_map(d.hh, d.ww, d.k, d.s, d.pad, d.ph, d.pw, h->data[MAP]))
+        return dh_err_set(err, DH_E_DATA, "pb: k=%d s=%d gives more window classes than the "
+                          "static map holds: use k <= 5", d.k, d.s);
     return 0;
 }
 
@@ -244,6 +258,8 @@ static const struct dh_bb_def blocks[] = {
 
 static const struct dh_krule rules[] = {
     {NULL, "pad < k", "pad must be less than k (Caffe's rule)"},
+    {"alg=static_trips", "gkey == 1", "alg=static_trips maps positions by their covering "
+     "windows (gkey=trips): drop gkey=hits, or pick hot, dgi, hot_warp or dgi_scan for it"},
     {NULL, "hh + 2 * pad >= k && ww + 2 * pad >= k", "the window is larger than the padded plane"},
     {0},
 };
@@ -264,10 +280,11 @@ static const struct dh_kit kit = {
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = pb_generate, .reference = pb_reference,
     .sort_key = pb_sort_key, .branch = pb_branch,
-    /* pb_gpu_tdr's local memory (ints): the remap's, and the hit bits' exchange */
+    /* pb_gpu_tdr's local memory (ints): the remap's, and the hit bits'
+     * exchange; none for static_trips (alg code 25, suites/lib/kit.c) */
     .local = "npath = gkey == 1 ? tw * tw + 1 : min(tw * tw, 4) + 1;"
-             "bytes = 4 * ((gkey == 1 ? 0 : wg) + (alg == HOT || alg == HOT_WARP ? wg + 2"
-             " : npath * (alg == DGI ? wg / nf : wg / warp) + wg + npath))",
+             "bytes = alg == 25 ? 0 : 4 * ((gkey == 1 ? 0 : wg) + (alg == HOT || alg == HOT_WARP"
+             " ? wg + 2 : npath * (alg == DGI ? wg / nf : wg / warp) + wg + npath))",
 };
 
 const struct dh_bench dh_bench_parboil_pb = {
