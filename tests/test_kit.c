@@ -291,6 +291,27 @@ static const struct dh_bench dbench = {
     .params = dparams, .variants = "baseline,gpu_tdr", DH_KIT(dkit),
 };
 
+/* a choice a case leaves unset reads as its declared default's index in
+ * the enum (pb's gkey: "enum:hits,trips", default trips = 1), never as 0
+ * (which would be the first value, hits) */
+static void unset_choice_default(void **st)
+{
+    (void)st;
+    const struct dh_bench *pb = dh_bench_find("parboil", "pb");
+    assert_non_null(pb);
+    struct dh_case c;
+    kcase(&c, pb, "gpu_tdr", NULL);
+    dh_pset_put(&c.params, "alg", "hot", 0, DH_P_CHOICE);
+    assert_null(dh_pset_find(&c.params, "gkey"));
+    struct dh_pset vars;
+    char why[512];
+    assert_int_equal(dh_kit_vars(&c, &vars, why, sizeof why), 0);
+    assert_int_equal((long)dh_pset_num(&vars, "gkey", -1), 1);
+    dh_pset_put(&c.params, "gkey", "hits", 0, DH_P_CHOICE);
+    assert_int_equal(dh_kit_vars(&c, &vars, why, sizeof why), 0);
+    assert_int_equal((long)dh_pset_num(&vars, "gkey", -1), 0);
+}
+
 static void declared(void **st)
 {
     (void)st;
@@ -891,7 +912,7 @@ int main(void)
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
-        cmocka_unit_test(presort), cmocka_unit_test(presort_on_device),
+        cmocka_unit_test(presort), cmocka_unit_test(presort_on_device), cmocka_unit_test(unset_choice_default),
         cmocka_unit_test(micro_multi),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);

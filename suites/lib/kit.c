@@ -249,8 +249,12 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
         double num = v ? v->num : atof(d->def);
         if (!strcmp(d->name, "alg"))
             num = dh_kit_alg_code(v ? v->text : d->def);
-        else if (!v && d->domain && !strncmp(d->domain, "enum:", 5))
-            num = 0;
+        else if (!v && d->domain && !strncmp(d->domain, "enum:", 5)) {
+            /* unset: its declared default's index in the enum */
+            char dwhy[256];
+            if (dh_domain_check(d->domain, d->def, &num, dwhy, sizeof dwhy))
+                num = 0;
+        }
         dh_pset_put(vars, d->name, v ? v->text : d->def, num, d->kind);
     }
     static const char *const alg[] = {"HOT", "DGI", "HOT_WARP", "DGI_SCAN", "HOT_DGI",
