@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -147,6 +147,28 @@ frontier|frontier-large)
         --reps "${REPS:-20}" --out "$out/frontier-opencl-$size" > "$out/frontier-opencl-$size.txt" 2>&1
     grep -E "^(cvp|gdt|pol) " "$out/frontier-opencl-$size.txt"
   fi ;;
+tdr-new)
+  # the gpu_tdr forms not yet timed on a GPU: pb's static_trips (CUDA and
+  # NVIDIA's OpenCL), gdt's forms without a remap per layer (default wg,
+  # then wg 512), micro's multi-item forms on the nested branch
+  log "tdr-new: pb static_trips (${SIZE:-medium})"
+  timeout 120 $H run --suite parboil --bench pb --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant baseline,gpu_tdr --param alg=static_trips,hot --out "$out/pb-static-cuda" > "$out/pb-static-cuda.txt" 2>&1
+  [ -n "$ocl_gpu" ] && timeout 120 $H run --suite parboil --bench pb --size "${SIZE:-medium}" --backend opencl \
+      --device "$ocl_gpu" --reps "${REPS:-20}" --variant baseline,gpu_tdr --param alg=static_trips,hot \
+      --out "$out/pb-static-opencl" > "$out/pb-static-opencl.txt" 2>&1
+  log "tdr-new: gdt forms (${SIZE:-medium})"
+  timeout 240 $H run --suite frontier --bench gdt --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant baseline,gpu_tdr --remap-overhead no --out "$out/gdt-forms" > "$out/gdt-forms.txt" 2>&1
+  timeout 150 $H run --suite frontier --bench gdt --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant baseline,gpu_tdr --param alg=kind_buy_pool,key_dlt,key_dlt_buy_pool --param wg=512 \
+      --remap-overhead no --out "$out/gdt-forms-wg512" > "$out/gdt-forms-wg512.txt" 2>&1
+  log "tdr-new: micro multi-item, nested (${SIZE:-medium})"
+  timeout 90 $H run --suite micro --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+      --variant baseline,cpu_tdr,gpu_tdr --param paths=2 --param layers=2 --param mech=rr --param regroup=key \
+      --param alg=scan_multi,adapt_scan --param ipl=8 --param wg=512 --param once=1 --remap-overhead no \
+      --out "$out/micro-multi-nested" > "$out/micro-multi-nested.txt" 2>&1
+  grep -hE "^(bench|pb|gdt|branch) " "$out"/pb-static-*.txt "$out"/gdt-forms*.txt "$out/micro-multi-nested.txt" ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE
