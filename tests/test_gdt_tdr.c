@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "testcase.h"
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
 #include "../suites/lib/kit.h"
@@ -88,16 +89,7 @@ static void counting_builds_verify(void **st)
 /* a gpu_tdr case of gdt small with alg, rekey and wg */
 static void gcase(struct dh_case *c, const char *alg, const char *rekey, const char *wg)
 {
-    memset(c, 0, sizeof *c);
-    c->bench = dh_bench_find("frontier", "gdt");
-    assert_non_null(c->bench);
-    snprintf(c->suite, sizeof c->suite, "frontier");
-    snprintf(c->bench_name, sizeof c->bench_name, "gdt");
-    snprintf(c->variant, sizeof c->variant, "gpu_tdr");
-    snprintf(c->backend, sizeof c->backend, "opencl");
-    snprintf(c->size, sizeof c->size, "small");
-    c->reps = 1;
-    c->timeout_s = 120;
+    dh_test_case(c, "frontier", "gdt", "gpu_tdr");
     dh_pset_put(&c->params, "alg", alg, 0, DH_P_CHOICE);
     dh_pset_put(&c->params, "rekey", rekey, atof(rekey), DH_P_TUNABLE);
     dh_pset_put(&c->params, "wg", wg, atof(wg), DH_P_TUNABLE);

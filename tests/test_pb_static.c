@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "testcase.h"
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
 #include "../suites/lib/kit.h"
@@ -124,16 +125,7 @@ static void map_k3s2(void **st)
 /* a gpu_tdr case of pb small */
 static void pcase(struct dh_case *c, const char *alg, const char *gkey)
 {
-    memset(c, 0, sizeof *c);
-    c->bench = dh_bench_find("parboil", "pb");
-    assert_non_null(c->bench);
-    snprintf(c->suite, sizeof c->suite, "parboil");
-    snprintf(c->bench_name, sizeof c->bench_name, "pb");
-    snprintf(c->variant, sizeof c->variant, "gpu_tdr");
-    snprintf(c->backend, sizeof c->backend, "opencl");
-    snprintf(c->size, sizeof c->size, "small");
-    c->reps = 1;
-    c->timeout_s = 120;
+    dh_test_case(c, "parboil", "pb", "gpu_tdr");
     dh_pset_put(&c->params, "alg", alg, 0, DH_P_CHOICE);
     dh_pset_put(&c->params, "gkey", gkey, !strcmp(gkey, "trips"), DH_P_CHOICE);  /* enum:hits,trips */
     dh_case_identity(c);
