@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large tdr-new parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -220,6 +220,26 @@ darm)
   # the darm suite at medium: every benchmark and variant, each bs, input
   # and meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
   suite_all darm ;;
+darm-large)
+  # the darm suite at large, baseline against melded[darm], on DARM_BACKENDS
+  # (default "cuda opencl hip"): BIT, PCM, MS and NQU in one call, then
+  # DCT's bs=16 alone (its large case spends about 30 s in its measure
+  # phase); timings only, 5 repetitions (MS's baseline is 1.7 s a launch)
+  for be in ${DARM_BACKENDS:-cuda opencl hip}; do
+    dev=0; [ $be = opencl ] && { [ -n "$ocl_gpu" ] || continue; dev=$ocl_gpu; }
+    if [ $be != cuda ]; then
+      log "darm large, $be: bit pcm ms nqu"
+      timeout 400 $H run --suite darm --bench bit,pcm,ms,nqu --size large --backend $be --device $dev \
+          --reps 5 --variant baseline,melded --param meld=darm --param per_launch=all --no-model --counters no \
+          --out "$out/darm-large-$be" > "$out/darm-large-$be.txt" 2>&1
+      grep -vE "^\[" "$out/darm-large-$be.txt" | sed -n '/^bench/,/^$/p'
+    fi
+    log "darm large, $be: dct bs=16"
+    timeout 200 $H run --suite darm --bench dct --size large --backend $be --device $dev --reps 5 \
+        --variant baseline,melded --param meld=darm --param bs=16 --param wg=256 --no-model --counters no \
+        --out "$out/dct16-large-$be" > "$out/dct16-large-$be.txt" 2>&1
+    grep -vE "^\[" "$out/dct16-large-$be.txt" | sed -n '/^bench/,/^$/p'
+  done ;;
 rodinia-hip)
   log "rodinia suite, hip (${SIZE:-medium})"
   timeout 560 $H run --suite rodinia --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
