@@ -59,6 +59,9 @@ int dh__kit_in_list(const char *list, const char *word);
 /* element k of item i of a per-item buffer is at k * items + i: move the
  * buffer's columns into the order perm gives (back = 0: dst[j] = src[perm[j]])
  * or back (dst[perm[j]] = src[j]) */
+/* judge n elements of one output against the reference into v (kit_verify.c) */
+void dh__kit_compare(const struct dh_kbuf *d, const void *got, const void *want, long n,
+                     long base, struct dh_verify *v);
 void dh__kit_move_columns(const void *src, void *dst, const int *perm, long items, long count,
                           size_t es, int back);
 
