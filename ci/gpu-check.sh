@@ -10,7 +10,7 @@
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
-# frontier-large tdr-new darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -169,6 +169,30 @@ tdr-new)
       --param alg=scan_multi,adapt_scan --param ipl=8 --param wg=512 --param once=1 --remap-overhead no \
       --out "$out/micro-multi-nested" > "$out/micro-multi-nested.txt" 2>&1
   grep -hE "^(bench|pb|gdt|branch) " "$out"/pb-static-*.txt "$out"/gdt-forms*.txt "$out/micro-multi-nested.txt" ;;
+tdr-more)
+  # the frontier's gpu_tdr forms where they were not yet timed: gdt's best
+  # forms at large (CUDA); CVP's and POL's one-remap forms, tuned as on
+  # CUDA (wg 512, minb 2), on NVIDIA's OpenCL (no warp votes: the _dgi
+  # forms) and HIP (the _scan forms); then gdt's forms under ncu (DRAM,
+  # sectors per request: why CFE rises and the time does not)
+  log "tdr-more: gdt forms, large"
+  timeout 200 $H run --suite frontier --bench gdt --size large --backend cuda --reps 10 \
+      --variant baseline,gpu_tdr --param alg=buy_pool,key_dlt,key_dlt_buy_pool --remap-overhead no \
+      --no-model --counters no --out "$out/gdt-forms-large" > "$out/gdt-forms-large.txt" 2>&1
+  for be in opencl hip; do
+    dev=0; if [ $be = opencl ]; then [ -n "$ocl_gpu" ] || continue; dev=$ocl_gpu; fi
+    ca=model_scan; pa=natkey_scan; [ $be = opencl ] && { ca=model_dgi; pa=natkey_dgi; }
+    log "tdr-more: cvp $ca, pol $pa on $be (${SIZE:-medium}, wg 512, minb 2)"
+    timeout 120 $H run --suite frontier --bench cvp --size "${SIZE:-medium}" --backend $be --device $dev \
+        --reps "${REPS:-20}" --variant baseline,gpu_tdr --param alg=$ca --param wg=512 --param minb=2 \
+        --param nf=32 --remap-overhead no --out "$out/cvp-onetdr-$be" > "$out/cvp-onetdr-$be.txt" 2>&1
+    timeout 120 $H run --suite frontier --bench pol --size "${SIZE:-medium}" --backend $be --device $dev \
+        --reps "${REPS:-20}" --variant baseline,gpu_tdr --param alg=$pa --param wg=512 --param minb=2 \
+        --param kstat=0 --param nf=32 --remap-overhead no --out "$out/pol-onetdr-$be" > "$out/pol-onetdr-$be.txt" 2>&1
+  done
+  grep -hE "^(bench|gdt|cvp|pol) " "$out"/gdt-forms-large.txt "$out"/cvp-onetdr-*.txt "$out"/pol-onetdr-*.txt
+  NCU_SUITE=frontier RODINIA_NCU="gdt:baseline:gdt_baseline: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=kind_buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=key_dlt gdt:gpu_tdr:gdt_gpu_tdr:alg=key_regroup" \
+      bash "$0" "$out" rodinia-ncu ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE
@@ -257,12 +281,13 @@ rodinia-ncu)
   m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
   m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,gpu__time_duration.sum
   m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__cycles_active.avg,sm__cycles_active.max
+  m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   for spec in ${RODINIA_NCU:-}; do
     IFS=: read -r b v k p <<< "$spec"
     pa=(); for kv in ${p//,/ }; do pa+=(--param "$kv"); done
     timeout 200 ncu --metrics $m -k $k -c 1 --csv $H run --suite "$ns" --bench $b --backend cuda \
         --variant $v "${pa[@]}" --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
-        --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
+        --counters no --no-model --fresh --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v-${p//[,=]/_}.csv" 2>&1
     echo "$b $v $p: $(grep -E '^"[0-9]' "$out/ncu-$b-$v-${p//[,=]/_}.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/$ns-ncu.txt" ;;
 study)
