@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
 # frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
-# ab-frontier (OLD=an earlier build's harness: the same cases timed by
+# aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
 set -u
@@ -354,6 +354,24 @@ hip)
   log "micro suite, hip (${SIZE:-medium})"
   timeout 400 $H run --suite micro --size "${SIZE:-medium}" --backend hip --reps "${REPS:-20}" \
       --out "$out/micro-hip" ${SUITE_ARGS:-} 2>&1 | tee "$out/micro-hip.txt" | tail -n 40 ;;
+aa)
+  # A/A false alarms: micro three times and frontier twice at $SIZE on
+  # CUDA, the nightly's way (default variants, --remap-overhead no), every
+  # pair of runs compared; one line per pair with its verdict counts
+  for suite in micro frontier; do
+    n=3; [ $suite = frontier ] && n=2
+    for k in $(seq 1 $n); do
+      log "aa: $suite run $k"
+      timeout 300 $H run --suite $suite --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+          --remap-overhead no --out "$out/aa-$suite-$k" > "$out/aa-$suite-$k.txt" 2>&1
+    done
+    for a in $(seq 1 $n); do for b in $(seq $((a + 1)) $n); do
+      $H compare "$out/aa-$suite-$a/results.xml" "$out/aa-$suite-$b/results.xml" \
+          > "$out/aa-cmp-$suite-$a$b.txt" 2>&1
+      echo "$suite $a-$b: $(grep -E '^[0-9]+ cases:' "$out/aa-cmp-$suite-$a$b.txt")"
+      grep -E '^slower' "$out/aa-cmp-$suite-$a$b.txt"
+    done; done
+  done | tee "$out/aa.txt" ;;
 ab-micro|ab-frontier)
   # an earlier build (OLD) against this one on the same cases: medium,
   # cuda, cpu_tdr by key, no model or counters (timings only); old, new,
