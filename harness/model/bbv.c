@@ -138,6 +138,27 @@ void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_l
     }
 }
 
+int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, struct dh_err *err)
+{
+    int guarded = 0;
+    for (int b = 0; b < n; b++) {
+        parent[b] = -1;
+        const char *in = blocks[b].guarded_in;
+        if (!in)
+            continue;
+        for (int p = 0; p < n && parent[b] < 0; p++)
+            if (blocks[p].name && !strcmp(blocks[p].name, in))
+                parent[b] = p;
+        if (parent[b] < 0 || parent[b] == b)
+            return dh_err_set(err, DH_E_DATA, "block %d (%s) is guarded in \"%s\", %s: name "
+                              "another block of the table in its guarded_in", b,
+                              blocks[b].name ? blocks[b].name : "?", in,
+                              parent[b] == b ? "itself" : "no block of the table");
+        guarded++;
+    }
+    return guarded;
+}
+
 int dh_bbv_slots(const struct dh_latency_table *t, int wg)
 {
     int s = t->max_groups_per_cu > 0 ? t->max_groups_per_cu : 1;
@@ -211,7 +232,8 @@ static void warp_cost(const struct dh_bbv *b, const double *cycles, const double
          * are the floor's issue figures under compiled costs); the
          * latency tables have no guarded part */
         if (fc->issue && fc->lat)
-            *ti += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
+            *ti += (b->block_inst ? (b->pred_cost ? b->pred_cost[k] : 0) : b->pred_inst[k])
+                   * extra;
     }
 }
 

@@ -67,6 +67,12 @@ int dh_latency_table_load(const char *path, struct dh_latency_table *t, struct d
 /* Per block: modeled cycles and issued instructions of one execution. */
 void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_latency_table *t,
                         double *cycles, double *inst);
+/* The hand costs' guarded conditionals (dh_bb_def.guarded_in): parent[b]
+ * the id of the block b's code is guarded inside, -1 for a block of its
+ * own branch. Returns how many blocks are guarded (0: the table declares
+ * none), or DH_E_DATA when a name is no block of the table, or names the
+ * block itself (err says which and how to fix the table). */
+int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, struct dh_err *err);
 
 struct dh_bbv_metrics {
     double cfe;                /* at warp width w */

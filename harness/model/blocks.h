@@ -30,6 +30,13 @@ struct dh_bb_ops {
 struct dh_bb_def {
     const char *name;
     struct dh_bb_ops ops;
+    /* (optional) A guarded conditional: the name of the block whose code
+     * this block's sits inside as guarded (if-converted, predicated)
+     * instructions, e.g. pol's "one_brk_x" in "one_brk". A warp issues
+     * them whenever it runs that block, whichever of its lanes take them
+     * (the BBV counts those); the hand costs price it so (bbv.h
+     * dh_bbv_guard_parents). NULL: a block reached by a branch. */
+    const char *guarded_in;
 };
 
 /* Per-item BBVs of one workload, handed to a benchmark's run (cpu_tdr

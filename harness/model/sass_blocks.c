@@ -86,11 +86,13 @@ static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
     *marker = -1;
     for (int f = 0; f < in->n_frames; f++) {
         const char *file = s->files[in->fr[f].file];
-        int line = in->fr[f].line, best = -1;
+        int line = in->fr[f].line, best = -1, skip = -1;
+    again:
+        best = -1;
         for (int i = 0; i < m->n; i++) {
             const struct dh_bb_marker *k = &m->v[i];
             if (line < k->line || line > k->last || !same_file(file, k->file) ||
-                (exclude >= 0 && k->id == exclude))
+                (exclude >= 0 && k->id == exclude) || (skip >= 0 && k->line >= skip))
                 continue;
             if (best < 0 || k->line > m->v[best].line) {
                 best = i;
@@ -107,8 +109,12 @@ static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
         int id;
         if (m->v[best].id < 0 && m->v[best].func[0]) {
             id = resolve_param(s, in, m, &m->v[best], f, pair);
-            if (exclude >= 0 && id == exclude)
-                continue;                 /* look further out */
+            if (exclude >= 0 && id == exclude) {
+                /* the region around it in this frame (a marker of the
+                 * same function above it), else further out */
+                skip = m->v[best].line;
+                goto again;
+            }
         } else if (m->v[best].id < 0) {
             id = -1;
         } else {
@@ -299,6 +305,32 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         o->loops++;
         o->loops_unknown += loops[l].trips < 0;
     }
+    /* A DH_BB block inside its parent's loop (a guarded conditional of a
+     * bracket loop, say) runs once a source iteration: its copies in the
+     * loop body unrolled u times are u executions. Per execution, its
+     * instructions inside a loop of the block they would fall to unmarked
+     * count 1 / u, u the largest unroll of those loops, and its copies
+     * outside them (peeled remainder iterations) not at all: the loop's
+     * own block is priced on its loop body alone too (use_loop below). */
+    int *fu = calloc((size_t)(nb > 0 ? nb : 1), sizeof *fu);
+    char *inpl = calloc(n, 1);                    /* inside such a loop */
+    for (int i = 0; fu && inpl && i < s->n; i++) {
+        int b = blk[i], mk;
+        if (b < 0 || b >= nb || out[b].n_form || inner[i] >= 0)
+            continue;
+        int p = -1;
+        for (int l = 0; l < n_loops; l++) {
+            if (loops[l].block == b || s->v[i].addr < loops[l].lo || s->v[i].addr > loops[l].hi)
+                continue;
+            if (p == -1)
+                p = block_of(s, &s->v[i], m, NULL, &mk, b);
+            if (loops[l].block != p)
+                continue;
+            inpl[i] = 1;
+            if (loops[l].unroll > fu[b])
+                fu[b] = loops[l].unroll;
+        }
+    }
     for (int i = 0; i < s->n; i++) {
         int b = blk[i];
         if (b < 0 || b >= nb)
@@ -313,6 +345,8 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         if (in->pred && !dh_sass_op_is_branch(in->op))
             o->predicated++;
         double w = 1;
+        if (fu && inpl && fu[b] > 1)
+            w = inpl[i] ? 1.0 / fu[b] : 0;
         if (inner[i] >= 0) {
             const struct sass_loop *L = &loops[inner[i]];
             o->loop_insts++;
@@ -398,6 +432,8 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
                 o->parent = p;
         free(tally);
     }
+    free(fu);
+    free(inpl);
     free(blk);
     free(inner);
     free(sel);

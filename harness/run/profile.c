@@ -294,6 +294,38 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
     dh_sass_costs_free(&sc);
 }
 
+/* Hand costs: a table's guarded blocks (dh_bb_def.guarded_in) are
+ * guarded code inside another block, issued whenever the warp runs that
+ * one (bbv.c prices them as the compiled costs' guarded part under
+ * DH_BLOCK_COSTS=sass+pred, the whole block guarded). inst: the table's
+ * issued instructions per block, w->bbv_cost its cycles. A table naming
+ * no block of its own is a bug of the benchmark: said on stderr once, and
+ * its guards are then priced as branches. */
+static void hand_guards(struct dh_worker *w, const struct dh_bench *b, int nb, const double *inst)
+{
+    if (!w->bbv_hparent) {
+        struct dh_err e = {0};
+        int *parent = malloc((size_t)nb * sizeof *parent);
+        int n = parent ? dh_bbv_guard_parents(b->blocks, nb, parent, &e) : 0;
+        if (n < 0)
+            fprintf(stderr, "harness: %s/%s's block table: %s; its guarded blocks priced as "
+                    "branches\n", b->suite, b->name, e.msg);
+        if (n <= 0 || !(w->bbv_hguard = calloc((size_t)nb * 2, sizeof *w->bbv_hguard))) {
+            free(parent);
+            return;
+        }
+        w->bbv_hparent = parent;
+    }
+    for (int k = 0; k < nb; k++) {
+        int g = w->bbv_hparent[k] >= 0;
+        w->bbv_hguard[k] = g ? inst[k] : 0;
+        w->bbv_hguard[nb + k] = g ? w->bbv_cost[k] : 0;
+    }
+    w->bbv.pred_inst = w->bbv_hguard;
+    w->bbv.pred_cost = w->bbv_hguard + nb;
+    w->bbv.parent = w->bbv_hparent;
+}
+
 /* The workload's BBVs for case c, obtained once per workload. */
 static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_case *c,
                                          const struct dh_latency_table *t)
@@ -330,6 +362,7 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
         w->bbv.pred_inst = w->bbv.pred_cost = NULL;
         w->bbv.parent = NULL;
         snprintf(w->bbv.costs, sizeof w->bbv.costs, "hand");
+        hand_guards(w, c->bench, nb, inst);
     }
     return &w->bbv;
 }

@@ -32,6 +32,10 @@ struct dh_worker {
     double *bbv_sass;              /* DH_BLOCK_COSTS=sass: cycles[nb], inst[nb], then
                                       the guarded part of each (sass+pred) */
     int *bbv_parent;               /* sass+pred: each block's parent, else NULL */
+    double *bbv_hguard;            /* hand costs of a table with guarded blocks
+                                      (dh_bb_def.guarded_in): inst[nb], cycles[nb]
+                                      of each such block (0 elsewhere); else NULL */
+    int *bbv_hparent;              /* with bbv_hguard: the block each is guarded in */
     int bbv_sass_tried;
     char bbv_costs[16];            /* "sass", "sass+hand" (some blocks by hand) */
     int bbv_tried, bbv_status;

@@ -18,6 +18,10 @@ static void drop_bbv(struct dh_worker *w)
     free(w->bbv_sass);
     free(w->bbv_parent);
     w->bbv_parent = NULL;
+    free(w->bbv_hguard);
+    free(w->bbv_hparent);
+    w->bbv_hguard = NULL;
+    w->bbv_hparent = NULL;
     w->bbv_counts = NULL;
     w->bbv_cost = NULL;
     w->bbv_sass = NULL;

@@ -204,7 +204,15 @@ static int pl_branch(const struct dh_khost *h, long B, int *key, const double **
  * policy word or input column is one ldg, counted
  * once per block where the source reads it again (and an index of a
  * status or child count, word + st, is one alu); int32 multiplies of
- * the input's column offsets (f * n) are mul. */
+ * the input's column offsets (f * n) are mul.
+ * Guarded conditionals (guarded_in; pol.k PL_BB_ONE_G): a marked pl_rate
+ * (pl_rate_bb) leaves its compare and select (2 alu) in the block around
+ * it and counts its add, multiply and division (4 alu + 6 mul) as the
+ * guarded block; a bracket's top other than the last is a policy word
+ * and its index (1 ldg, 1 alu). The blocks around them count their rules
+ * without those parts (one, jnt: 2 and 3 marked rates a policy, both
+ * policies; one_brk, jnt_brk: 2 a bracket, the last one's top a max, the
+ * top's compare and select). */
 static const struct dh_bb_def blocks[] = {
     /* the global id (1 mul, 1 alu), load 14 columns (13 f * n, 13 + i),
      * decode 7, the status test and its branch */
@@ -212,23 +220,23 @@ static const struct dh_bb_def blocks[] = {
     /* one-filer path, both policies: SE tax up to its floor test, loss
      * limit, income, the social security test, deductions, the
      * limitation test, taxable income, the bracket loop's setup */
-    {"one", {.alu = 99, .mul = 30, .ldg = 22, .br = 6}},
+    {"one", {.alu = 83, .mul = 6, .ldg = 22, .br = 6}},
     {"one_se", {.alu = 16, .mul = 12, .ldg = 3}},
     {"one_ss", {.alu = 3, .br = 1}},
     {"one_ss50", {.alu = 14, .mul = 12, .br = 1}},
     {"one_ss85", {.alu = 29, .mul = 24, .br = 1}},
     {"one_pease", {.alu = 15, .mul = 12}},
-    {"one_brk", {.alu = 22, .mul = 12, .ldg = 2, .br = 1}},
+    {"one_brk", {.alu = 13, .ldg = 1, .br = 1}},
     /* joint path, both policies: two earners' SE tax tests, the rest as
      * "one" (the status a constant: no index arithmetic) */
-    {"jnt", {.alu = 105, .mul = 42, .ldg = 22, .br = 8}},
+    {"jnt", {.alu = 81, .mul = 6, .ldg = 22, .br = 8}},
     {"jnt_se1", {.alu = 16, .mul = 12, .ldg = 3}},
     {"jnt_se2", {.alu = 16, .mul = 12, .ldg = 3}},
     {"jnt_ss", {.alu = 3, .br = 1}},
     {"jnt_ss50", {.alu = 14, .mul = 12, .br = 1}},
     {"jnt_ss85", {.alu = 29, .mul = 24, .br = 1}},
     {"jnt_pease", {.alu = 15, .mul = 12}},
-    {"jnt_brk", {.alu = 22, .mul = 12, .ldg = 2, .br = 1}},
+    {"jnt_brk", {.alu = 13, .ldg = 1, .br = 1}},
     /* payroll of two earners under two policies (the donut a select) */
     {"payroll", {.alu = 76, .mul = 48, .ldg = 8}},
     {"special_key", {.alu = 28, .ldg = 4, .br = 1}},
@@ -250,6 +258,19 @@ static const struct dh_bb_def blocks[] = {
     {"eitc_po", {.alu = 10, .mul = 6, .ldg = 1}},
     {"eld", {.alu = 14, .ldg = 3, .br = 1}},
     {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
+    /* guarded conditionals of the one-filer path (one policy each) */
+    {"one_se_pos", {.alu = 4, .mul = 6}, "one"},
+    {"one_chr", {.alu = 4, .mul = 6}, "one"},
+    {"one_brk_mid", {.alu = 1, .ldg = 1}, "one_brk"},
+    {"one_brk_x", {.alu = 4, .mul = 6}, "one_brk"},
+    {"one_brk_y", {.alu = 4, .mul = 6}, "one_brk"},
+    /* and of the joint path */
+    {"jnt_se1_pos", {.alu = 4, .mul = 6}, "jnt"},
+    {"jnt_chr", {.alu = 4, .mul = 6}, "jnt"},
+    {"jnt_brk_mid", {.alu = 1, .ldg = 1}, "jnt_brk"},
+    {"jnt_brk_x", {.alu = 4, .mul = 6}, "jnt_brk"},
+    {"jnt_brk_y", {.alu = 4, .mul = 6}, "jnt_brk"},
+    {"jnt_se2_pos", {.alu = 4, .mul = 6}, "jnt"},
 };
 
 static const struct dh_krule rules[] = {
