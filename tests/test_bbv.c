@@ -12,6 +12,7 @@
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
 #include "../suites/lib/regroup.h"
+#include "../suites/suite.h"
 
 /* 2 blocks; block 0 costs 1 cycle / 1 instruction, block 1 10 / 10 */
 static const double cyc2[2] = {1, 10}, inst2[2] = {1, 10};
@@ -540,6 +541,145 @@ static void profile_micro(void **st)
 }
 
 
+/* Hand costs' guarded blocks (dh_bb_def.guarded_in): the table's names
+ * resolve to parents, a bad name is refused naming the block; pol's
+ * table names 7. Priced: a guarded block is issued whenever its parent
+ * runs in the warp, lanes that skip it doing nothing useful, and the
+ * floor's issue counts its instructions (one cycle each), not its
+ * latency cycles. */
+static void guarded_hand_blocks(void **st)
+{
+    (void)st;
+    struct dh_bb_def ok[3] = {{"a", {.fp = 1}}, {"g", {.fp = 2}, "a"}, {"c", {.fp = 1}}};
+    int parent[3];
+    struct dh_err e = {0};
+    assert_int_equal(dh_bbv_guard_parents(ok, 3, parent, &e), 1);
+    assert_int_equal(parent[0], -1);
+    assert_int_equal(parent[1], 0);
+    assert_int_equal(parent[2], -1);
+    struct dh_bb_def bad[2] = {{"a", {.fp = 1}}, {"g", {.fp = 2}, "b"}};
+    assert_int_equal(dh_bbv_guard_parents(bad, 2, parent, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "block 1 (g)"));
+    assert_non_null(strstr(e.msg, "no block of the table"));
+    struct dh_bb_def self[1] = {{"g", {.fp = 2}, "g"}};
+    assert_int_equal(dh_bbv_guard_parents(self, 1, parent, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "itself"));
+    const struct dh_bench *pb = dh_bench_find("frontier", "pol");
+    assert_non_null(pb);
+    int pp[256];
+    assert_true(pb->n_blocks <= 256);
+    assert_int_equal(dh_bbv_guard_parents(pb->blocks, pb->n_blocks, pp, &e), 7);
+    for (int k = 0; k < pb->n_blocks; k++)
+        if (pp[k] >= 0) {
+            assert_true(k >= 34);                        /* the marked guards */
+            assert_string_equal(pb->blocks[pp[k]].name, pb->blocks[k].guarded_in);
+        }
+
+    /* 16 items, warps of 2, one group of 16 (8 warps, 2 a scheduler):
+     * every item runs a 10 times and never g. nvidia-sm90: a 4 cycles
+     * 1 instruction, g 8 cycles 2 instructions */
+    uint32_t c[32];
+    for (int i = 0; i < 16; i++) {
+        c[2 * i] = 10;
+        c[2 * i + 1] = 0;
+    }
+    struct dh_bbv b = {.n_items = 16, .n_blocks = 2, .counts = c};
+    struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
+    struct dh_latency_table t;
+    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
+    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
+    unsetenv("DH_LATENCY_TABLE");
+    struct dh_model_result m = {0};
+    dh_model_price(&b, ok, &t, &info, 16, 0, NULL, 1, &m);
+    assert_true(fabs(m.own.cfe - 1) < 1e-12);              /* g as a branch: never issued */
+    assert_true(fabs(m.own.t_floor - 40) < 1e-9);          /* a warp's chain, 10 x 4 */
+    /* as the worker sets them for a table with guarded blocks: the
+     * table's instructions and cycles of g */
+    double pinst[2] = {0, 2}, pcyc[2] = {0, 8};
+    int par[2] = {-1, 0};
+    b.pred_inst = pinst;
+    b.pred_cost = pcyc;
+    b.parent = par;
+    dh_model_price(&b, ok, &t, &info, 16, 0, NULL, 1, &m);
+    assert_true(fabs(m.own.cfe - 10.0 / 30) < 1e-12);      /* 10 / (10 + 2 x 10) */
+    /* a scheduler's 2 warps issue 10 + 20 each: 60 (its latency cycles
+     * would have made it 180) */
+    assert_true(fabs(m.own.t_floor - 60) < 1e-9);
+    assert_true(fabs(m.own.t_weighted - 8 * (40 + 80)) < 1e-9);
+}
+
+/* A profiling run of pol (small) on the OpenCL device: its guarded
+ * blocks counted as the kernel runs them (a guard never more often
+ * than the block around it; a bracket's top read from the policy in
+ * every bracket but the last) and, under hand costs, priced as guarded
+ * code (the worker hands the table's parents to the model). SKIPPED
+ * without an OpenCL device. */
+static void profile_pol_guards(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    struct dh_selection sel = {.suite = "frontier", .benches = "pol", .size = "small", .reps = 1,
+                               .warmup = 0, .timeout_s = 300, .device = -1,
+                               .backends = "opencl", .variants = "baseline", .model = 1};
+    struct dh_run *runs;
+    int n;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    assert_int_equal(n, 1);
+    struct dh_worker w;
+    assert_int_equal(dh_worker_open(&w, dh_backend_find("opencl"), 0, &e), 0);
+    unsetenv("DH_BLOCK_COSTS");
+    dh_worker_run(&w, &runs[0].c, &runs[0].r);
+    if (runs[0].r.status)
+        fprintf(stderr, "%s\n", runs[0].r.message);
+    assert_int_equal(runs[0].r.status, 0);
+    const struct dh_bbv *b = &w.bbv;
+    const struct dh_bench *pb = runs[0].c.bench;
+    int nb = pb->n_blocks;
+    assert_int_equal(b->n_blocks, nb);
+    int pp[256];
+    assert_int_equal(dh_bbv_guard_parents(pb->blocks, nb, pp, &e), 7);
+    assert_non_null(b->parent);
+    assert_non_null(b->pred_inst);
+    for (int k = 0; k < nb; k++)
+        assert_int_equal(b->parent[k], pp[k]);
+    assert_string_equal(b->costs, "hand");
+    int id_one_brk = -1, id_mid = -1, id_x = -1, id_one = -1, id_chr = -1;
+    for (int k = 0; k < nb; k++) {
+        const char *nm = pb->blocks[k].name;
+        id_one_brk = !strcmp(nm, "one_brk") ? k : id_one_brk;
+        id_mid = !strcmp(nm, "one_brk_mid") ? k : id_mid;
+        id_x = !strcmp(nm, "one_brk_x") ? k : id_x;
+        id_one = !strcmp(nm, "one") ? k : id_one;
+        id_chr = !strcmp(nm, "one_chr") ? k : id_chr;
+    }
+    assert_true(id_one_brk >= 0 && id_mid >= 0 && id_x >= 0 && id_one >= 0 && id_chr >= 0);
+    long ran = 0, took = 0;
+    for (long i = 0; i < b->n_items; i++) {
+        const uint32_t *v = b->counts + i * nb;
+        /* a guard counts a policy; "one" and "jnt" count both at once */
+        for (int k = 0; k < nb; k++)
+            if (pp[k] >= 0)
+                assert_true(v[k] <= v[pp[k]] * (pb->blocks[pp[k]].name[3] ? 1u : 2u));
+        if (v[id_one]) {
+            /* two policies, each its bracket loop */
+            assert_int_equal(v[id_mid], v[id_one_brk] - 2);
+            assert_true(v[id_chr] <= 2);
+            ran++;
+            took += v[id_x];
+        }
+    }
+    assert_true(ran > 0);
+    assert_true(took > 0);                               /* some lanes take the guard */
+    const struct dh_model_result *m = &runs[0].r.model;
+    assert_true(m->valid);
+    assert_string_equal(m->costs, "hand");
+    dh_worker_close(&w);
+    free(runs);
+}
+
 /* The host regroupings run on every core (dh_regroup_threads): the same
  * permutation at any width, and the sort is the stable lexicographic
  * order of the BBVs (ties in item order), checked slot by slot. */
@@ -641,6 +781,7 @@ int main(void)
         cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
+        cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include "../harness/model/sasscost.h"
 #include "../backends/offline.h"
 #include "../harness/model/price.h"
+#include "../harness/model/bbv.h"
 #include "../harness/stats/derive.h"
 #include "../harness/stats/load.h"
 #include "../results/xml.h"
@@ -262,6 +263,163 @@ static void marker_scan_forms(void **st)
     assert_int_equal(dh_sass_block_of(&s, &s.v[3], &m, NULL), -1);
     dh_sass_free(&s);
     dh_bb_markers_free(&m);
+}
+
+/* A guarded conditional inside its parent's unrolled loop (pol's bracket
+ * rates): a block whose id is a function parameter finds its parent in
+ * its own function first (the loop's block, not the caller's), and runs
+ * once a source iteration: its copies in the loop unrolled twice count
+ * half each, its peeled copy after the loop nothing. */
+static void guard_in_unrolled_loop(void **st)
+{
+    (void)st;
+    const char *src =
+        "#line 1 \"suites/x/g.k\"\n"
+        "DH_DEVICE int rate(int x, int bb)\n"          /* 1 */
+        "{\n"
+        "    if (x > 0) {\n"
+        "        DH_BB(bb);\n"                          /* 4 */
+        "        return x * 3;\n"                       /* 5 */
+        "    }\n"
+        "    return 0;\n"
+        "}\n"
+        "DH_DEVICE int loop(int n, int bb, int gb)\n"  /* 9 */
+        "{\n"
+        "    int a = 0;\n"
+        "    DH_BB_N(bb, n);\n"                         /* 12 */
+        "    for (int b = 0; b < n; b++) {\n"           /* 13 */
+        "        if (b < n - 1) {\n"
+        "            DH_BB(gb);\n"                      /* 15 */
+        "            a += 2;\n"                         /* 16 */
+        "        }\n"
+        "        a += rate(a, gb + 1);\n"               /* 18 */
+        "    }\n"
+        "    return a;\n"
+        "}\n"
+        "DH_KERNEL void k(int n)\n"                     /* 22 */
+        "{\n"
+        "    DH_BB(0);\n"                               /* 24 */
+        "    int r = loop(n, 1, 2);\n"                  /* 25 */
+        "}\n";
+#define F "\t//## File \"/src/suites/x/g.k\", line "
+#define IN " inlined at \"/src/suites/x/g.k\", line "
+    const char *listing =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        F "24\n"
+        "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+        ".L_x_0:\n"
+        F "13" IN "25\n" F "25\n"
+        "        /*0010*/                   IADD3 R5, R5, 0x2, RZ ;\n"
+        F "16" IN "25\n" F "25\n"
+        "        /*0020*/               @P0 IADD3 R1, R1, 0x2, RZ ;\n"
+        F "5" IN "18\n" F "18" IN "25\n" F "25\n"
+        "        /*0030*/               @P1 IMAD R2, R2, 0x3, RZ ;\n"
+        F "16" IN "25\n" F "25\n"
+        "        /*0040*/               @P0 IADD3 R1, R1, 0x2, RZ ;\n"
+        F "5" IN "18\n" F "18" IN "25\n" F "25\n"
+        "        /*0050*/               @P1 IMAD R2, R2, 0x3, RZ ;\n"
+        F "13" IN "25\n" F "25\n"
+        "        /*0060*/                   ISETP.GE.AND P2, PT, R5, R6, PT ;\n"
+        "        /*0070*/              @!P2 BRA `(.L_x_0) ;\n"
+        F "5" IN "18\n" F "18" IN "25\n" F "25\n"
+        "        /*0080*/                   IMAD R2, R2, 0x3, RZ ;\n"
+        F "26\n"
+        "        /*0090*/                   EXIT ;\n";
+#undef F
+#undef IN
+    struct dh_bb_markers m;
+    struct dh_err e = {0};
+    assert_int_equal(dh_bb_markers_scan(src, "", &m, &e), 0);
+    assert_int_equal(m.unresolved, 0);
+    struct dh_sass s;
+    assert_int_equal(dh_sass_parse(listing, &s, &e), 0);
+    assert_int_equal(s.n, 10);
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x20), &m, NULL), 2);
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x30), &m, NULL), 3);
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x80), &m, NULL), 3);
+    assert_int_equal(dh_sass_block_of(&s, at(&s, 0x60), &m, NULL), 1);
+    struct dh_sass_block b[4];
+    int unmarked = 0, shared = 0;
+    dh_sass_blocks(&s, 0, &m, 4, b, &unmarked, &shared);
+    assert_int_equal(unmarked, 0);
+    assert_int_equal(shared, 0);
+    /* the loop: 3 instructions, its counter stepping 2 */
+    assert_int_equal(b[1].loop_insts, 3);
+    assert_int_equal(b[1].unroll, 2);
+    assert_true(fabs(b[1].inst_per_exec - 1.5) < 1e-12);
+    /* the guards: in the loop's block (not the kernel's entry block,
+     * where the call of loop() is) */
+    assert_int_equal(b[2].parent, 1);
+    assert_int_equal(b[3].parent, 1);
+    assert_int_equal(b[2].insts, 2);
+    assert_int_equal(b[2].predicated, 2);
+    assert_true(fabs(b[2].inst_per_exec - 1) < 1e-12);
+    assert_true(fabs(b[2].pred_per_exec - 1) < 1e-12);
+    assert_int_equal(b[3].insts, 3);
+    assert_true(fabs(b[3].inst_per_exec - 1) < 1e-12);
+    assert_true(fabs(b[3].pred_per_exec - 1) < 1e-12);
+    assert_true(fabs(b[0].inst_per_exec - 2) < 1e-12);     /* S2R, EXIT */
+    dh_sass_free(&s);
+    dh_bb_markers_free(&m);
+}
+/* frontier/pol through NVRTC and nvdisasm: each marker on its own line
+ * (no instruction on a line of two blocks), every guarded conditional
+ * and marked rate with instructions of its own, the guarded ones
+ * (guarded_in in pol.c's table) found by the compiled code inside the
+ * block the table names, and the bracket loop's guards priced per
+ * iteration (fewer per execution than their static copies). SKIPPED
+ * where NVRTC or nvdisasm is missing (exit 3). */
+static void pol_blocks_own_lines(void **st)
+{
+    (void)st;
+    char self[4096], exe[4200];
+    static char out[65536];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    *strrchr(self, '/') = 0;
+    snprintf(exe, sizeof exe, "%s/../harness", self);
+    if (access(exe, X_OK))
+        skip();
+    const char *a[] = {exe, "blocks", "--bench", "frontier/pol", "--size", "small", NULL};
+    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-pblocks.log", out, sizeof out);
+    unlink("/tmp/dh-test-pblocks.log");
+    if (rc == 3) {
+        fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
+        skip();
+    }
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, " 0 on lines of several blocks"));
+    const struct dh_bench *pb = dh_bench_find("frontier", "pol");
+    assert_non_null(pb);
+    int parent[256];
+    struct dh_err e = {0};
+    assert_int_equal(dh_bbv_guard_parents(pb->blocks, pb->n_blocks, parent, &e), 7);
+    int checked = 0;
+    for (int k = 34; k < pb->n_blocks; k++) {
+        char key[64];
+        snprintf(key, sizeof key, " %s ", pb->blocks[k].name);
+        const char *l = strstr(out, key);
+        assert_non_null(l);
+        /* hand_in hand_cy | sass_in sass_cy static pred loop loops unroll
+         * shared pred_in parent */
+        double hi, hc, si, sc, pin;
+        int stat, pred, loop, unroll, shr, par;
+        char loops[8];
+        assert_int_equal(sscanf(l + strlen(key), " %lf %lf | %lf %lf %d %d %d %7s %d %d %lf %d",
+                                &hi, &hc, &si, &sc, &stat, &pred, &loop, loops, &unroll, &shr,
+                                &pin, &par), 12);
+        assert_true(stat > 0);
+        assert_true(si > 0);
+        if (parent[k] >= 0) {
+            assert_int_equal(par, parent[k]);
+            assert_true(pred > 0);
+            checked++;
+        }
+        if (strstr(pb->blocks[k].name, "_brk_"))
+            assert_true(si < stat);
+    }
+    assert_int_equal(checked, 7);
 }
 
 /* a subroutine the kernel calls (64-bit division): its instructions are
@@ -578,6 +736,8 @@ int main(void)
         cmocka_unit_test(cost_table),
         cmocka_unit_test(blocks_command),
         cmocka_unit_test(micro_blocks_own_lines),
+        cmocka_unit_test(pol_blocks_own_lines),
+        cmocka_unit_test(guard_in_unrolled_loop),
         cmocka_unit_test(block_costs_choice),
         cmocka_unit_test(nvrtc_path),
     };

@@ -221,7 +221,7 @@ static const struct dh_bb_def blocks[] = {
      * limit, income, the social security test, deductions, the
      * limitation test, taxable income, the bracket loop's setup */
     {"one", {.alu = 83, .mul = 6, .ldg = 22, .br = 6}},
-    {"one_se", {.alu = 16, .mul = 12, .ldg = 3}},
+    {"one_se", {.alu = 12, .mul = 6, .ldg = 3}},
     {"one_ss", {.alu = 3, .br = 1}},
     {"one_ss50", {.alu = 14, .mul = 12, .br = 1}},
     {"one_ss85", {.alu = 29, .mul = 24, .br = 1}},
@@ -230,21 +230,21 @@ static const struct dh_bb_def blocks[] = {
     /* joint path, both policies: two earners' SE tax tests, the rest as
      * "one" (the status a constant: no index arithmetic) */
     {"jnt", {.alu = 81, .mul = 6, .ldg = 22, .br = 8}},
-    {"jnt_se1", {.alu = 16, .mul = 12, .ldg = 3}},
-    {"jnt_se2", {.alu = 16, .mul = 12, .ldg = 3}},
+    {"jnt_se1", {.alu = 12, .mul = 6, .ldg = 3}},
+    {"jnt_se2", {.alu = 12, .mul = 6, .ldg = 3}},
     {"jnt_ss", {.alu = 3, .br = 1}},
     {"jnt_ss50", {.alu = 14, .mul = 12, .br = 1}},
     {"jnt_ss85", {.alu = 29, .mul = 24, .br = 1}},
     {"jnt_pease", {.alu = 15, .mul = 12}},
     {"jnt_brk", {.alu = 13, .ldg = 1, .br = 1}},
     /* payroll of two earners under two policies (the donut a select) */
-    {"payroll", {.alu = 76, .mul = 48, .ldg = 8}},
+    {"payroll", {.alu = 44, .ldg = 8}},
     {"special_key", {.alu = 28, .ldg = 4, .br = 1}},
     {"special", {.alu = 16, .ldg = 4, .br = 6}},
-    {"sp_cg", {.alu = 25, .mul = 12, .ldg = 4}},
+    {"sp_cg", {.alu = 17, .ldg = 4}},
     {"sp_niit", {.alu = 12, .mul = 6, .ldg = 1}},
     {"sp_amed", {.alu = 8, .mul = 6, .ldg = 1}},
-    {"amt", {.alu = 150, .mul = 84, .ldg = 20}},
+    {"amt", {.alu = 94, .ldg = 20}},
     /* credit layer, both policies: the tests, EITC eligibility, the
      * persons 65+, the credits against the tax; the three stores */
     {"credits", {.alu = 83, .ldg = 14, .stg = 3, .br = 12}},
@@ -258,19 +258,41 @@ static const struct dh_bb_def blocks[] = {
     {"eitc_po", {.alu = 10, .mul = 6, .ldg = 1}},
     {"eld", {.alu = 14, .ldg = 3, .br = 1}},
     {"eld_cr", {.alu = 6, .mul = 6, .ldg = 1}},
-    /* guarded conditionals of the one-filer path (one policy each) */
-    {"one_se_pos", {.alu = 4, .mul = 6}, "one"},
+    /* The status paths' conditionals and the rates below, one policy
+     * each. guarded_in: the sm_90 code (NVRTC 13.0, harness blocks)
+     * if-converts them, guarded instructions inside that block; the
+     * others it branches around, and the BBV prices them as it prices
+     * any branch. Guarded conditionals of the one-filer path: */
+    {"one_se_pos", {.alu = 4, .mul = 6}},
     {"one_chr", {.alu = 4, .mul = 6}, "one"},
     {"one_brk_mid", {.alu = 1, .ldg = 1}, "one_brk"},
     {"one_brk_x", {.alu = 4, .mul = 6}, "one_brk"},
-    {"one_brk_y", {.alu = 4, .mul = 6}, "one_brk"},
+    {"one_brk_y", {.alu = 4, .mul = 6}},
     /* and of the joint path */
-    {"jnt_se1_pos", {.alu = 4, .mul = 6}, "jnt"},
+    {"jnt_se1_pos", {.alu = 4, .mul = 6}},
     {"jnt_chr", {.alu = 4, .mul = 6}, "jnt"},
     {"jnt_brk_mid", {.alu = 1, .ldg = 1}, "jnt_brk"},
     {"jnt_brk_x", {.alu = 4, .mul = 6}, "jnt_brk"},
-    {"jnt_brk_y", {.alu = 4, .mul = 6}, "jnt_brk"},
+    {"jnt_brk_y", {.alu = 4, .mul = 6}},
     {"jnt_se2_pos", {.alu = 4, .mul = 6}, "jnt"},
+    /* marked rates of amounts that are nothing for some units (one
+     * policy each) */
+    {"one_se_ss", {.alu = 4, .mul = 6}},
+    {"jnt_se1_ss", {.alu = 4, .mul = 6}},
+    {"jnt_se2_ss", {.alu = 4, .mul = 6}},
+    {"pay_w1_ss", {.alu = 4, .mul = 6}},
+    {"pay_w1_med", {.alu = 4, .mul = 6}},
+    {"pay_w2_ss", {.alu = 4, .mul = 6}},
+    {"pay_w2_med", {.alu = 4, .mul = 6}},
+    {"sp_cg_z1", {.alu = 4, .mul = 6}},
+    {"sp_cg_z2", {.alu = 4, .mul = 6}},
+    {"amt_po", {.alu = 4, .mul = 6}},
+    {"amt_o1", {.alu = 4, .mul = 6}},
+    {"amt_o2", {.alu = 4, .mul = 6}},
+    {"amt_z1", {.alu = 4, .mul = 6}},
+    {"amt_z2", {.alu = 4, .mul = 6}},
+    {"amt_b1", {.alu = 4, .mul = 6}},
+    {"amt_b2", {.alu = 4, .mul = 6}},
 };
 
 static const struct dh_krule rules[] = {
