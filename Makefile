@@ -128,6 +128,12 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ)
 
 unit-tests: $(TESTS)
 
+# docs/model.md: the modeled CFE of a BBV sort on a prefix of the blocks
+$(BUILD)/tools/model_prefix: tools/model_prefix.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 test: deps all unit-tests
 	$(Q)bash ci/test.sh $(BUILD)
 
