@@ -59,7 +59,7 @@ FLAGS_TEXT := $(ALL_CFLAGS) $(CUDA_FLAGS) $(CXXSRC)
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' > $@
-all: $(BUILD)/harness
+all: $(BUILD)/harness $(BUILD)/tools/hostbench
 
 $(BUILD)/harness: $(OBJ)
 	@echo "  LD    $@"
@@ -127,6 +127,12 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
 unit-tests: $(TESTS)
+
+# cpu_tdr's host work timed without a device (README "How a run is measured")
+$(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 test: deps all unit-tests
 	$(Q)bash ci/test.sh $(BUILD)
