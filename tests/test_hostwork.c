@@ -59,6 +59,8 @@ static void check_sort(long n, int nk, int shape)
     int *key = malloc((size_t)(n ? n : 1) * sizeof *key);
     int *want = malloc((size_t)(n ? n : 1) * sizeof *want);
     int *got = malloc((size_t)(n ? n : 1) * sizeof *got);
+    int *inv = malloc((size_t)(n ? n : 1) * sizeof *inv);
+    assert_non_null(inv);
     assert_non_null(key);
     assert_non_null(want);
     assert_non_null(got);
@@ -69,15 +71,24 @@ static void check_sort(long n, int nk, int shape)
         omp_set_num_threads(widths[w]);
         memset(got, 0xff, (size_t)(n ? n : 1) * sizeof *got);
         long bad = -7;
-        assert_int_equal(dh_hw_count_sort(key, n, nk, got, &bad), 0);
+        assert_int_equal(dh_hw_count_sort(key, n, nk, got, NULL, &bad), 0);
         assert_int_equal(bad, -7);                  /* untouched on success */
         if (n)
             assert_memory_equal(got, want, (size_t)n * sizeof *got);
+        /* with the inverse: the same perm, and inv[perm[j]] == j */
+        memset(got, 0xff, (size_t)(n ? n : 1) * sizeof *got);
+        memset(inv, 0xff, (size_t)(n ? n : 1) * sizeof *inv);
+        assert_int_equal(dh_hw_count_sort(key, n, nk, got, inv, NULL), 0);
+        if (n)
+            assert_memory_equal(got, want, (size_t)n * sizeof *got);
+        for (long j = 0; j < n; j++)
+            assert_int_equal(inv[want[j]], j);
     }
     omp_set_num_threads(width);
     free(key);
     free(want);
     free(got);
+    free(inv);
 }
 
 static void sort_sizes(void **st)
@@ -129,17 +140,17 @@ static void sort_bad_keys(void **st)
     for (int w = 0; w < N_WIDTHS; w++) {
         omp_set_num_threads(widths[w]);
         long bad = -1;
-        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, &bad), -1);
+        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, NULL, &bad), -1);
         assert_int_equal(bad, 150000);
         key[150000] = 0;
-        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, &bad), -1);
+        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, NULL, &bad), -1);
         assert_int_equal(bad, 190000);
-        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, NULL), -1);
+        assert_int_equal(dh_hw_count_sort(key, n, 4, perm, NULL, NULL), -1);
         key[150000] = 4;
     }
     omp_set_num_threads(width);
-    assert_int_equal(dh_hw_count_sort(key, 1, 0, perm, NULL), -1);
-    assert_int_equal(dh_hw_count_sort(key, 0, 0, perm, NULL), 0);   /* nothing to sort */
+    assert_int_equal(dh_hw_count_sort(key, 1, 0, perm, NULL, NULL), -1);
+    assert_int_equal(dh_hw_count_sort(key, 0, 0, perm, NULL, NULL), 0);   /* nothing to sort */
     free(key);
     free(perm);
 }
@@ -161,6 +172,8 @@ static int *make_perm(long n, int shuffle)
     return p;
 }
 
+/* 4-byte columns, any count: gathered through perm, or scattered through
+ * its inverse, the same */
 static void gathers(void **st)
 {
     (void)st;
@@ -168,8 +181,11 @@ static void gathers(void **st)
     int width = omp_get_max_threads();
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         long n = sizes[s];
-        int *perm = make_perm(n, 1);
-        enum { M = 7 };
+        int *perm = make_perm(n, 1), *inv = malloc((size_t)(n ? n : 1) * sizeof *inv);
+        assert_non_null(inv);
+        for (long j = 0; j < n; j++)
+            inv[perm[j]] = (int)j;
+        enum { M = 20 };                            /* more than one group of 8 */
         uint32_t *src[M], *dst[M], *want[M];
         for (int c = 0; c < M; c++) {
             src[c] = malloc((size_t)(n ? n : 1) * 4);
@@ -185,7 +201,14 @@ static void gathers(void **st)
             for (int m = 1; m <= M; m++) {          /* 1, 2, 3 and their mixes */
                 for (int c = 0; c < M; c++)
                     memset(dst[c], 0xee, (size_t)(n ? n : 1) * 4);
-                dh_hw_gather32((const uint32_t *const *)src, dst, m, perm, n);
+                dh_hw_move32((const uint32_t *const *)src, dst, m, perm, n, 0);
+                for (int c = 0; c < M; c++)
+                    for (long i = 0; i < n; i++)
+                        assert_int_equal(dst[c][i], c < m ? want[c][i] : 0xeeeeeeeeu);
+                /* the scatter through the inverse gives the same */
+                for (int c = 0; c < M; c++)
+                    memset(dst[c], 0xee, (size_t)(n ? n : 1) * 4);
+                dh_hw_move32((const uint32_t *const *)src, dst, m, inv, n, 1);
                 for (int c = 0; c < M; c++)
                     for (long i = 0; i < n; i++)
                         assert_int_equal(dst[c][i], c < m ? want[c][i] : 0xeeeeeeeeu);
@@ -197,6 +220,7 @@ static void gathers(void **st)
             free(want[c]);
         }
         free(perm);
+        free(inv);
     }
     omp_set_num_threads(width);
 }

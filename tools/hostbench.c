@@ -181,12 +181,14 @@ int main(int argc, char **argv)
         kc.present[b] = 1;
     }
     kc.perm = malloc((size_t)n * sizeof *kc.perm);
+    kc.inv = malloc((size_t)n * sizeof *kc.inv);            /* dlt's, as the kit's */
     kc.stage[BUF_X] = malloc((size_t)n * 4);
     kc.stage[BUF_KEY] = malloc((size_t)n * 4);
     kc.got[BUF_Y] = malloc((size_t)n * 4);
-    if (!kc.perm || !kc.stage[BUF_X] || !kc.stage[BUF_KEY] || !kc.got[BUF_Y])
+    if (!kc.perm || !kc.inv || !kc.stage[BUF_X] || !kc.stage[BUF_KEY] || !kc.got[BUF_Y])
         return fprintf(stderr, "hostbench: out of memory for %ld items\n", n), 3;
     memset(kc.perm, 0, (size_t)n * sizeof *kc.perm);
+    memset(kc.inv, 0, (size_t)n * sizeof *kc.inv);
     memset(kc.stage[BUF_X], 0, (size_t)n * 4);
     memset(kc.stage[BUF_KEY], 0, (size_t)n * 4);
     memset(kc.got[BUF_Y], 0, (size_t)n * 4);
@@ -239,7 +241,10 @@ int main(int argc, char **argv)
                 double t0 = now_ms();
                 if (w <= 1) {
                     struct dh__kit_key_ctx ctx = {.h = &h};
+                    int *inv = kc.inv;
+                    kc.inv = w == 0 ? inv : NULL;       /* an rr case has no inverse */
                     dh__kit_by_key(&ctx);
+                    kc.inv = inv;
                     if (ctx.failed) {
                         fprintf(stderr, "hostbench: the key sort failed\n");
                         rc = 3;
@@ -247,7 +252,7 @@ int main(int argc, char **argv)
                     }
                     if (w == 0) {
                         dh__kit_move_inputs(&h);
-                        dh__kit_move_columns(y, kc.got[BUF_Y], kc.perm, n, n, 4, 1);
+                        dh__kit_dlt_out(&kc, y, kc.got[BUF_Y], n, n, 4);
                     }
                 } else {
                     struct dh_err e = {0};
@@ -274,6 +279,6 @@ int main(int argc, char **argv)
         pthread_join(nth[k], NULL);
     free(counts);
     free(x); free(y); free(key);
-    free(kc.perm); free(kc.stage[BUF_X]); free(kc.stage[BUF_KEY]); free(kc.got[BUF_Y]);
+    free(kc.perm); free(kc.inv); free(kc.stage[BUF_X]); free(kc.stage[BUF_KEY]); free(kc.got[BUF_Y]);
     return rc;
 }

@@ -23,7 +23,7 @@ static long chunks_of(long n, long most)
     return nc < 1 ? 1 : nc;
 }
 
-int dh_hw_count_sort(const int *key, long n, int nk, int *perm, long *bad_item)
+int dh_hw_count_sort(const int *key, long n, int nk, int *perm, int *inv, long *bad_item)
 {
     if (n <= 0)
         return 0;
@@ -41,21 +41,36 @@ int dh_hw_count_sort(const int *key, long n, int nk, int *perm, long *bad_item)
     int *cnt = malloc((size_t)nc * (size_t)nk * sizeof *cnt);
     if (!cnt)
         return -2;
-    int nt = dh_regroup_threads(n);
+    int nt = dh_regroup_threads(n), oom = 0;
     long bad = LONG_MAX;
-    /* each chunk's counts, zeroed by the thread that counts it */
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(min : bad)
-    for (long c = 0; c < nc; c++) {
-        int *mine = cnt + (size_t)c * (size_t)nk;
-        memset(mine, 0, (size_t)nk * sizeof *mine);
-        for (long i = chunk_lo(n, nc, c), hi = chunk_lo(n, nc, c + 1); i < hi; i++) {
-            unsigned k = (unsigned)key[i];
-            if (k >= (unsigned)nk) {        /* a benchmark's bug, not a crash */
-                bad = i < bad ? i : bad;
-                break;
+    /* each chunk counted in its thread's own array, then copied to its row:
+     * rows of few keys share cache lines, and counting in them from
+     * several threads at once is false sharing on every item */
+#pragma omp parallel num_threads(nt) reduction(min : bad) reduction(| : oom)
+    {
+        int small[256], *mine = nk <= 256 ? small : malloc((size_t)nk * sizeof *mine);
+        oom = !mine;
+#pragma omp for schedule(dynamic, 1)
+        for (long c = 0; c < nc; c++) {
+            if (!mine)
+                continue;
+            memset(mine, 0, (size_t)nk * sizeof *mine);
+            for (long i = chunk_lo(n, nc, c), hi = chunk_lo(n, nc, c + 1); i < hi; i++) {
+                unsigned k = (unsigned)key[i];
+                if (k >= (unsigned)nk) {    /* a benchmark's bug, not a crash */
+                    bad = i < bad ? i : bad;
+                    break;
+                }
+                mine[k]++;
             }
-            mine[k]++;
+            memcpy(cnt + (size_t)c * (size_t)nk, mine, (size_t)nk * sizeof *mine);
         }
+        if (mine != small)
+            free(mine);
+    }
+    if (oom) {
+        free(cnt);
+        return -2;
     }
     if (bad != LONG_MAX) {
         free(cnt);
@@ -103,100 +118,154 @@ int dh_hw_count_sort(const int *key, long n, int nk, int *perm, long *bad_item)
         }
         free(tot);
     }
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-    for (long c = 0; c < nc; c++) {
-        int *at = cnt + (size_t)c * (size_t)nk;
-        for (long i = chunk_lo(n, nc, c), hi = chunk_lo(n, nc, c + 1); i < hi; i++)
-            perm[at[key[i]]++] = (int)i;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        int small[256], *at = nk <= 256 ? small : malloc((size_t)nk * sizeof *at);
+        oom = !at;
+#pragma omp for schedule(dynamic, 1)
+        for (long c = 0; c < nc; c++) {
+            if (!at)
+                continue;
+            memcpy(at, cnt + (size_t)c * (size_t)nk, (size_t)nk * sizeof *at);
+            long lo = chunk_lo(n, nc, c), hi = chunk_lo(n, nc, c + 1);
+            if (inv)
+                for (long i = lo; i < hi; i++) {
+                    int s = at[key[i]]++;
+                    perm[s] = (int)i;
+                    inv[i] = s;
+                }
+            else
+                for (long i = lo; i < hi; i++)
+                    perm[at[key[i]]++] = (int)i;
+        }
+        if (at != small)
+            free(at);
+    }
+    if (oom) {
+        free(cnt);
+        return -2;
     }
     free(cnt);
     return 0;
 }
 
-/* m columns gathered through one read of perm over [lo, hi); two or three
- * at a time so that each loop is a straight run of loads and stores (a
- * loop over m inside the item loop is slower than moving them one by one) */
-static void gather_span(const uint32_t *const *src, uint32_t *const *dst, int m,
-                        const int *restrict perm, long lo, long hi)
+/* columns per task of a multi-column move: a chunk of idx is read once
+ * for them */
+#define DH_HW_GROUP 8
+
+/* tasks of a move over n items in `groups` column groups: chunk-major,
+ * so that the tasks of one chunk run together and share its idx */
+static long tasks_of(long n, long groups, long *nc)
 {
-    int q = 0;
-    for (; m - q >= 3 && m - q != 4; q += 3) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1], *restrict s2 = src[q + 2];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1], *restrict d2 = dst[q + 2];
-        for (long j = lo; j < hi; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-            d2[j] = s2[p];
-        }
-    }
-    for (; m - q >= 2; q += 2) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];
-        for (long j = lo; j < hi; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-        }
-    }
-    if (q < m) {
-        const uint32_t *restrict s0 = src[q];
-        uint32_t *restrict d0 = dst[q];
-        for (long j = lo; j < hi; j++)
-            d0[j] = s0[perm[j]];
-    }
+    *nc = chunks_of(n, LONG_MAX);
+    return *nc * groups;
 }
 
-void dh_hw_gather32(const uint32_t *const *src, uint32_t *const *dst, int m, const int *perm,
-                    long n)
+/* m columns moved through one read of idx over [lo, hi); two or three at
+ * a time so that each loop is a straight run of loads and stores (a loop
+ * over m inside the item loop is slower than moving them one by one) */
+#define DH_HW_SPAN(P, Q)                                                                   \
+    do {                                                                                 \
+        int q = 0;                                                                       \
+        for (; m - q >= 3 && m - q != 4; q += 3) {                                       \
+            const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1],             \
+                           *restrict s2 = src[q + 2];                                    \
+            uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1],                   \
+                     *restrict d2 = dst[q + 2];                                          \
+            for (long j = lo; j < hi; j++) {                                             \
+                long p = idx[j];                                                         \
+                d0[P] = s0[Q];                                                           \
+                d1[P] = s1[Q];                                                           \
+                d2[P] = s2[Q];                                                           \
+            }                                                                            \
+        }                                                                                \
+        for (; m - q >= 2; q += 2) {                                                     \
+            const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];             \
+            uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];                   \
+            for (long j = lo; j < hi; j++) {                                             \
+                long p = idx[j];                                                         \
+                d0[P] = s0[Q];                                                           \
+                d1[P] = s1[Q];                                                           \
+            }                                                                            \
+        }                                                                                \
+        if (q < m) {                                                                     \
+            const uint32_t *restrict s0 = src[q];                                        \
+            uint32_t *restrict d0 = dst[q];                                              \
+            for (long j = lo; j < hi; j++) {                                             \
+                long p = idx[j];                                                         \
+                d0[P] = s0[Q];                                                           \
+            }                                                                            \
+        }                                                                                \
+    } while (0)
+
+static void gather_span(const uint32_t *const *src, uint32_t *const *dst, int m,
+                        const int *restrict idx, long lo, long hi)
+{
+    DH_HW_SPAN(j, p);
+}
+
+static void scatter_span(const uint32_t *const *src, uint32_t *const *dst, int m,
+                         const int *restrict idx, long lo, long hi)
+{
+    DH_HW_SPAN(p, j);
+}
+
+void dh_hw_move32(const uint32_t *const *src, uint32_t *const *dst, int m, const int *idx,
+                  long n, int back)
 {
     if (n <= 0 || m <= 0)
         return;
-    long nc = chunks_of(n, LONG_MAX);
+    long groups = (m + DH_HW_GROUP - 1) / DH_HW_GROUP, nc;
+    long tasks = tasks_of(n, groups, &nc);
     int nt = dh_regroup_threads(n * m);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-    for (long c = 0; c < nc; c++)
-        gather_span(src, dst, m, perm, chunk_lo(n, nc, c), chunk_lo(n, nc, c + 1));
+    for (long t = 0; t < tasks; t++) {
+        long c = t / groups, g = (t % groups) * DH_HW_GROUP;
+        int mg = m - g < DH_HW_GROUP ? (int)(m - g) : DH_HW_GROUP;
+        if (back)
+            scatter_span(src + g, dst + g, mg, idx, chunk_lo(n, nc, c), chunk_lo(n, nc, c + 1));
+        else
+            gather_span(src + g, dst + g, mg, idx, chunk_lo(n, nc, c), chunk_lo(n, nc, c + 1));
+    }
 }
 
 /* one chunk of a move of elements of type T */
-#define DH_HW_MOVE_T(T, s, d, perm, lo, hi, back)                                          \
+#define DH_HW_MOVE_T(T, s, d, idx, lo, hi, back)                                          \
     do {                                                                                 \
         const T *restrict s_ = (const T *)(s);                                           \
         T *restrict d_ = (T *)(d);                                                       \
         if (back)                                                                        \
             for (long j = (lo); j < (hi); j++)                                           \
-                d_[(perm)[j]] = s_[j];                                                   \
+                d_[(idx)[j]] = s_[j];                                                    \
         else                                                                             \
             for (long j = (lo); j < (hi); j++)                                           \
-                d_[j] = s_[(perm)[j]];                                                   \
+                d_[j] = s_[(idx)[j]];                                                    \
     } while (0)
 
-void dh_hw_move(const void *src, void *dst, const int *perm, long n, long cols, size_t es,
+void dh_hw_move(const void *src, void *dst, const int *idx, long n, long cols, size_t es,
                 int back)
 {
     if (n <= 0 || cols <= 0 || es == 0)
         return;
-    long nc = chunks_of(n, LONG_MAX);
+    long nc, tasks = tasks_of(n, cols, &nc);
     int nt = dh_regroup_threads(n * cols);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-    for (long c = 0; c < nc; c++) {
+    for (long t = 0; t < tasks; t++) {
+        long c = t / cols, k = t % cols;
         long lo = chunk_lo(n, nc, c), hi = chunk_lo(n, nc, c + 1);
-        for (long k = 0; k < cols; k++) {
-            const char *s = (const char *)src + (size_t)k * (size_t)n * es;
-            char *d = (char *)dst + (size_t)k * (size_t)n * es;
-            switch (es) {
-            case 1: DH_HW_MOVE_T(uint8_t, s, d, perm, lo, hi, back); break;
-            case 2: DH_HW_MOVE_T(uint16_t, s, d, perm, lo, hi, back); break;
-            case 4: DH_HW_MOVE_T(uint32_t, s, d, perm, lo, hi, back); break;
-            case 8: DH_HW_MOVE_T(uint64_t, s, d, perm, lo, hi, back); break;
-            default:
-                for (long j = lo; j < hi; j++) {
-                    if (back)
-                        memcpy(d + (size_t)perm[j] * es, s + (size_t)j * es, es);
-                    else
-                        memcpy(d + (size_t)j * es, s + (size_t)perm[j] * es, es);
-                }
+        const char *s = (const char *)src + (size_t)k * (size_t)n * es;
+        char *d = (char *)dst + (size_t)k * (size_t)n * es;
+        switch (es) {
+        case 1: DH_HW_MOVE_T(uint8_t, s, d, idx, lo, hi, back); break;
+        case 2: DH_HW_MOVE_T(uint16_t, s, d, idx, lo, hi, back); break;
+        case 4: DH_HW_MOVE_T(uint32_t, s, d, idx, lo, hi, back); break;
+        case 8: DH_HW_MOVE_T(uint64_t, s, d, idx, lo, hi, back); break;
+        default:
+            for (long j = lo; j < hi; j++) {
+                if (back)
+                    memcpy(d + (size_t)idx[j] * es, s + (size_t)j * es, es);
+                else
+                    memcpy(d + (size_t)j * es, s + (size_t)idx[j] * es, es);
             }
         }
     }

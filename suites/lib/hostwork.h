@@ -22,21 +22,29 @@
 #define DH_HW_CHUNK 16384L
 
 /* perm = the items 0 .. n-1 in ascending key order, ties in item order
- * (perm[j] = the item at slot j). Keys are 0 .. nk-1. 0; -1 where a key
+ * (perm[j] = the item at slot j) and, where inv is not NULL, its inverse
+ * (inv[i] = the slot of item i). Keys are 0 .. nk-1. 0; -1 where a key
  * is outside 0 .. nk-1 (*bad_item = the first such item, when not NULL;
- * perm is then unspecified); -2 when out of memory or n beyond int. */
-int dh_hw_count_sort(const int *key, long n, int nk, int *perm, long *bad_item);
+ * perm and inv are then unspecified); -2 when out of memory or n beyond
+ * int. */
+int dh_hw_count_sort(const int *key, long n, int nk, int *perm, int *inv, long *bad_item);
 
-/* m columns of n 4-byte elements gathered through perm, chunk by chunk
- * (a chunk of perm read once for every column): dst[c][j] =
- * src[c][perm[j]]. */
-void dh_hw_gather32(const uint32_t *const *src, uint32_t *const *dst, int m, const int *perm,
-                    long n);
+/* Moves through an index array idx of n: back = 0 gathers (dst[j] =
+ * src[idx[j]]), back = 1 scatters (dst[idx[j]] = src[j]). With perm,
+ * 0 moves into the regrouped order and 1 puts back; with its inverse,
+ * the other way round. Both read or write the side idx points into in
+ * as many streams as keys, where idx is a stable sort's: a scatter
+ * through the inverse reads its source once, where a gather through perm
+ * reads each source line once per key. */
+
+/* m columns of n 4-byte elements, a chunk of idx read once for up to 8
+ * columns: column c from src[c] to dst[c]. */
+void dh_hw_move32(const uint32_t *const *src, uint32_t *const *dst, int m, const int *idx,
+                  long n, int back);
 
 /* cols consecutive columns of n elements of es bytes each (element k of
- * item i at k * n + i): back = 0 gathers (dst[j] = src[perm[j]] in every
- * column), back = 1 puts back (dst[perm[j]] = src[j]). */
-void dh_hw_move(const void *src, void *dst, const int *perm, long n, long cols, size_t es,
+ * item i at k * n + i), every column through idx. */
+void dh_hw_move(const void *src, void *dst, const int *idx, long n, long cols, size_t es,
                 int back);
 
 #endif

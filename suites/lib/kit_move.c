@@ -16,23 +16,40 @@ void dh__kit_move_columns(const void *src, void *dst, const int *perm, long item
     dh_hw_move(src, dst, perm, items, items > 0 ? count / items : 0, es, back);
 }
 
+void dh__kit_dlt_in(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                    long count, size_t es)
+{
+    if (kc->inv_ok)
+        dh__kit_move_columns(src, dst, kc->inv, items, count, es, 1);
+    else
+        dh__kit_move_columns(src, dst, kc->perm, items, count, es, 0);
+}
+
+void dh__kit_dlt_out(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                     long count, size_t es)
+{
+    if (kc->inv_ok)
+        dh__kit_move_columns(src, dst, kc->inv, items, count, es, 0);
+    else
+        dh__kit_move_columns(src, dst, kc->perm, items, count, es, 1);
+}
+
 /* dlt's forward move of every per-item input: the 4-byte columns of all
- * of them gathered in one pass over perm (those of the same index next to
+ * of them in one pass over perm or inv (those of the same index next to
  * each other, as a hand-written loop would move them), other element
  * sizes buffer by buffer */
 void dh__kit_move_inputs(struct dh_khost *h)
 {
     const struct dh_kit *k = h->kit;
     struct dh_kcase *kc = h->kc;
-    const int *perm = kc->perm;
     long n = h->items, most = 0, cols = 0;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         if (!kc->present[b] || !dh__kit_is_input(d) || d->gather || !(d->flags & DH_KB_ITEM))
             continue;
         if (dh_ktype_size(d->type) != 4) {
-            dh__kit_move_columns(h->data[b], kc->stage[b], perm, n, h->count[b],
-                                 dh_ktype_size(d->type), 0);
+            dh__kit_dlt_in(kc, h->data[b], kc->stage[b], n, h->count[b],
+                           dh_ktype_size(d->type));
         } else {
             cols += h->count[b] / n;
             most = h->count[b] / n > most ? h->count[b] / n : most;
@@ -57,13 +74,16 @@ void dh__kit_move_inputs(struct dh_khost *h)
             }
         }
     if (src && dst) {
-        dh_hw_gather32(src, dst, m, perm, n);
+        if (kc->inv_ok)
+            dh_hw_move32(src, dst, m, kc->inv, n, 1);
+        else
+            dh_hw_move32(src, dst, m, kc->perm, n, 0);
     } else {                            /* no memory for the list: column by column */
         for (int b = 0; b < k->n_bufs; b++) {
             const struct dh_kbuf *d = &k->bufs[b];
             if (kc->present[b] && dh__kit_is_input(d) && !d->gather && (d->flags & DH_KB_ITEM)
                 && dh_ktype_size(d->type) == 4)
-                dh__kit_move_columns(h->data[b], kc->stage[b], perm, n, h->count[b], 4, 0);
+                dh__kit_dlt_in(kc, h->data[b], kc->stage[b], n, h->count[b], 4);
         }
     }
     if (src != one_src)
@@ -89,6 +109,9 @@ void dh__kit_by_key(void *ctx)
     }
     /* a stable counting sort (hostwork.h: the same permutation for every
      * thread count) */
-    if (!key || nk < 1 || dh_hw_count_sort(key, h->items, nk, kc->perm, NULL))
+    kc->inv_ok = 0;
+    if (!key || nk < 1 || dh_hw_count_sort(key, h->items, nk, kc->perm, kc->inv, NULL))
         b->failed = 1;
+    else
+        kc->inv_ok = kc->inv != NULL;
 }

@@ -305,12 +305,29 @@ static int seq_emit(const struct classes *c, long n, const struct seq *s, int *p
             rc = -DH_E_INTERNAL;
             goto out;
         }
-    /* members of each class in the chunks before chunk t */
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-    for (long t = 0; t < nch; t++) {
-        long *mine = base + (size_t)t * (size_t)nc;
-        for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++)
-            mine[c->item_class[i]]++;
+    /* members of each class in the chunks before chunk t; each chunk
+     * counted and ranked in its thread's own arrays (rows of few classes
+     * share cache lines: writing them from several threads at once is
+     * false sharing on every item) */
+    int oom = 0;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        long *mine = malloc((size_t)(nc ? nc : 1) * sizeof *mine);
+        oom = !mine;
+#pragma omp for schedule(dynamic, 1)
+        for (long t = 0; t < nch; t++) {
+            if (!mine)
+                continue;
+            memset(mine, 0, (size_t)nc * sizeof *mine);
+            for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++)
+                mine[c->item_class[i]]++;
+            memcpy(base + (size_t)t * (size_t)nc, mine, (size_t)nc * sizeof *mine);
+        }
+        free(mine);
+    }
+    if (oom) {
+        rc = -DH_E_RESOURCES;
+        goto out;
     }
     for (long k = 0; k < nc; k++) {
         long sum = 0;
@@ -320,29 +337,35 @@ static int seq_emit(const struct classes *c, long n, const struct seq *s, int *p
             sum += v;
         }
     }
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
-    for (long t = 0; t < nch; t++) {
-        long *rank = base + (size_t)t * (size_t)nc;
-        long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);   /* the run reached */
-        if (!cur) {
-            rc = -DH_E_RESOURCES;           /* a benign race: every writer writes this */
-            continue;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        long *rank = malloc((size_t)(nc ? nc : 1) * sizeof *rank);
+        long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);    /* the run reached */
+        oom = !rank || !cur;
+#pragma omp for schedule(dynamic, 1)
+        for (long t = 0; t < nch; t++) {
+            if (!rank || !cur)
+                continue;
+            memcpy(rank, base + (size_t)t * (size_t)nc, (size_t)nc * sizeof *rank);
+            for (long k = 0; k < nc; k++) {
+                long q = rstart[k];
+                while (q < rstart[k + 1] - 1 && upto[q] <= rank[k])
+                    q++;
+                cur[k] = q;
+            }
+            for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++) {
+                long k = c->item_class[i], r = rank[k]++, q = cur[k];
+                while (upto[q] <= r)
+                    q++;
+                cur[k] = q;
+                perm[at[q] + r - (q > rstart[k] ? upto[q - 1] : 0)] = (int)i;
+            }
         }
-        for (long k = 0; k < nc; k++) {
-            long q = rstart[k];
-            while (q < rstart[k + 1] - 1 && upto[q] <= rank[k])
-                q++;
-            cur[k] = q;
-        }
-        for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++) {
-            long k = c->item_class[i], r = rank[k]++, q = cur[k];
-            while (upto[q] <= r)
-                q++;
-            cur[k] = q;
-            perm[at[q] + r - (q > rstart[k] ? upto[q - 1] : 0)] = (int)i;
-        }
+        free(rank);
         free(cur);
     }
+    if (oom)
+        rc = -DH_E_RESOURCES;
 out:
     free(rstart); free(at); free(upto); free(base); free(fill);
     return rc;
