@@ -50,7 +50,7 @@ int dh_hw_count_sort(const int *key, long n, int nk, int *perm, int *inv, long *
     {
         int small[256], *mine = nk <= 256 ? small : malloc((size_t)nk * sizeof *mine);
         oom = !mine;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
         for (long c = 0; c < nc; c++) {
             if (!mine)
                 continue;
@@ -122,7 +122,7 @@ int dh_hw_count_sort(const int *key, long n, int nk, int *perm, int *inv, long *
     {
         int small[256], *at = nk <= 256 ? small : malloc((size_t)nk * sizeof *at);
         oom = !at;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
         for (long c = 0; c < nc; c++) {
             if (!at)
                 continue;

@@ -314,7 +314,7 @@ static int seq_emit(const struct classes *c, long n, const struct seq *s, int *p
     {
         long *mine = malloc((size_t)(nc ? nc : 1) * sizeof *mine);
         oom = !mine;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
         for (long t = 0; t < nch; t++) {
             if (!mine)
                 continue;
@@ -342,7 +342,7 @@ static int seq_emit(const struct classes *c, long n, const struct seq *s, int *p
         long *rank = malloc((size_t)(nc ? nc : 1) * sizeof *rank);
         long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);    /* the run reached */
         oom = !rank || !cur;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(dynamic, 1) nowait
         for (long t = 0; t < nch; t++) {
             if (!rank || !cur)
                 continue;
