@@ -75,11 +75,12 @@ static void *spin(void *arg)
     return NULL;
 }
 
-static int usage(const char *why)
+static int usage(const char *why, const char *what)
 {
-    fprintf(stderr, "hostbench: %s\nusage: hostbench [--items N] [--paths P] [--reps R] "
+    fprintf(stderr, "hostbench: %s%s%s%s\nusage: hostbench [--items N] [--paths P] [--reps R] "
             "[--threads 1,2,4,...] [--work key-dlt,key-rr,sort,greedy,greedymax] "
-            "[--gap-ms G] [--noise K]\n", why);
+            "[--gap-ms G] [--noise K]\n", why, what ? " \"" : "", what ? what : "",
+            what ? "\"" : "");
     return 64;
 }
 
@@ -125,9 +126,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--work") && v)
             work = v, i++;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return usage("times cpu_tdr's host work");
+            return usage("times cpu_tdr's host work", NULL), 0;
         else
-            return usage("unknown or incomplete option (see the list below)");
+            return usage("unknown option, or one without its value:", a);
         if (bad)
             return 64;
     }
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
             char *end;
             long t = strtol(p, &end, 10);
             if (end == p || t < 1 || t > 1024 || nt == MAXT || (*end && *end != ','))
-                return usage("--threads wants a comma list of counts 1 .. 1024");
+                return usage("--threads wants a comma list of counts 1 .. 1024, got", threads);
             tlist[nt++] = (int)t;
             p = *end ? end + 1 : end;
         }
@@ -155,7 +156,8 @@ int main(int argc, char **argv)
         while (k < 5 && (strlen(names[k]) != len || strncmp(names[k], p, len)))
             k++;
         if (k == 5)
-            return usage("--work wants a comma list of key-dlt, key-rr, sort, greedy, greedymax");
+            return usage("--work wants a comma list of key-dlt, key-rr, sort, greedy, greedymax, "
+                         "got", work);
         want[k] = 1;
         p += len + (p[len] == ',');
     }
