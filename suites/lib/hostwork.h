@@ -8,9 +8,13 @@
  * shares with another process holds up one chunk, not a fixed share of
  * the work. No result depends on the chunks or the thread count (the
  * sort's chunks take their offsets from a prefix over the chunks in item
- * order: the stable order, whoever counts them). Threads: as
- * dh_regroup_threads (regroup.h). Nothing here allocates per item except
- * the sort's per-chunk counts (chunks x keys ints).
+ * order: the stable order, whoever counts them). A chunk is counted and
+ * scattered in its thread's own array of keys and copied to or from its
+ * row of the table after: rows of a few keys share cache lines, and
+ * counting in them from several threads at once is false sharing on every
+ * item. Threads: as dh_regroup_threads (regroup.h). Nothing here
+ * allocates per item; the sort allocates its chunks x keys table (at most
+ * about 2n + 64K ints) and, beyond 256 keys, a keys array per thread.
  */
 #ifndef DH_HOSTWORK_H
 #define DH_HOSTWORK_H
