@@ -221,8 +221,10 @@ int main(int argc, char **argv)
         if (pthread_create(&nth[k], NULL, spin, NULL))
             return fprintf(stderr, "hostbench: cannot start noise thread %ld\n", k), 3;
 
+    const char *wait = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
     printf("items %ld, paths %ld, %ld repetitions, %ld ms between them, %ld noise threads, "
-           "%d cores\n", n, paths, reps, gap, noise, omp_get_num_procs());
+           "%d cores, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n", n, paths, reps, gap, noise,
+           omp_get_num_procs(), wait ? wait : "(unset)", spin ? spin : "(unset)");
     printf("%-10s %7s %9s %9s %9s %9s\n", "work", "threads", "median", "min", "max",
            "faults");
     static double ms[MAXREPS];
