@@ -59,7 +59,7 @@ FLAGS_TEXT := $(ALL_CFLAGS) $(CUDA_FLAGS) $(CXXSRC)
 $(BUILD)/.flags: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(FLAGS_TEXT)' | cmp -s - $@ || echo '$(FLAGS_TEXT)' > $@
-all: $(BUILD)/harness
+all: $(BUILD)/harness $(BUILD)/tools/hostbench
 
 $(BUILD)/harness: $(OBJ)
 	@echo "  LD    $@"
@@ -132,6 +132,12 @@ unit-tests: $(TESTS)
 $(BUILD)/tools/model_prefix: tools/model_prefix.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+# cpu_tdr's host work timed without a device (README "How a run is measured")
+$(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 test: deps all unit-tests

@@ -769,6 +769,54 @@ static void threads_identical(void **st)
     free(c);
 }
 
+/* BBVs of 1, 2, 3 and 9 blocks (the hash pairs counters, an odd count's
+ * last one with a key alone: ci/test.sh runs this under ASan), differing
+ * in the last block only, 70001 items over several chunks: as many
+ * classes as distinct vectors, and the sort is the stable lexicographic
+ * order, at 1 and 3 threads */
+static void sort_block_counts(void **st)
+{
+    (void)st;
+    const long n = 70001;
+    const int nbs[] = {1, 2, 3, 9};
+    int width = omp_get_max_threads();
+    for (size_t q = 0; q < sizeof nbs / sizeof *nbs; q++) {
+        int nb = nbs[q];
+        uint32_t *c = calloc((size_t)n * (size_t)nb, 4);
+        double *cost = malloc((size_t)nb * sizeof *cost);
+        int *perm = malloc((size_t)n * sizeof *perm);
+        assert_non_null(c);
+        assert_non_null(cost);
+        assert_non_null(perm);
+        for (int j = 0; j < nb; j++)
+            cost[j] = 1 + j;
+        long distinct = 0;
+        for (long i = 0; i < n; i++) {
+            uint64_t z = (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull;
+            long cl = (long)((z >> 40) % 11);              /* 11 vectors at most */
+            c[(size_t)i * nb + nb - 1] = (uint32_t)cl;     /* differ in the last block */
+            c[(size_t)i * nb] += 5;
+            distinct |= 1L << cl;
+        }
+        struct dh_bbv b = {.n_items = n, .n_blocks = nb, .counts = c, .block_cost = cost};
+        for (int t = 1; t <= 3; t += 2) {
+            omp_set_num_threads(t);
+            assert_int_equal(dh_regroup_classes(&b), __builtin_popcountl(distinct));
+            struct dh_err e = {0};
+            assert_int_equal(dh_regroup_bbv(&b, DH_RG_SORT, 64, perm, &e), 0);
+            check_perm(perm, n);
+            for (long j = 1; j < n; j++) {
+                int o = lex_cmp(c, nb, perm[j - 1], perm[j]);
+                assert_true(o < 0 || (o == 0 && perm[j - 1] < perm[j]));
+            }
+        }
+        free(c);
+        free(cost);
+        free(perm);
+    }
+    omp_set_num_threads(width);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -779,6 +827,7 @@ int main(void)
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
         cmocka_unit_test(deal_spreads_warps),
         cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
+        cmocka_unit_test(sort_block_counts),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
         cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),

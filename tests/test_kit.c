@@ -494,6 +494,16 @@ static void on_device(void **st)
         assert_int_equal(r.status, 0);
         assert_int_equal(r.verify.checked, 262144);
     }
+    /* deal=1 reorders the key sort's perm after it: dlt moves through the
+     * dealt perm, not the sort's inverse */
+    kcase(&c, &bigbench, "cpu_tdr", "dlt");
+    dh_pset_put(&c.params, "deal", "1", 1, DH_P_TUNABLE);
+    dh_case_identity(&c);
+    assert_int_equal(dh_session_run(s, &c, &r), 0);
+    if (r.status)
+        fprintf(stderr, "big dlt deal=1: %s\n", r.message);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.verify.checked, 262144);
     omp_set_num_threads(width);
     kcase(&c, &tbench, "melded", NULL);
     assert_int_equal(dh_session_run(s, &c, &r), 0);

@@ -679,7 +679,9 @@ int dh_kit_upload(void *state, struct dh_exec *x, struct dh_err *err)
     if (kc->cpu_tdr) {
         kc->perm = malloc((size_t)h->items * sizeof *kc->perm);
         kc->key = malloc((size_t)h->items * sizeof *kc->key);
-        if (!kc->perm || !kc->key)
+        if (!kc->rr)                           /* dlt moves through the inverse */
+            kc->inv = malloc((size_t)h->items * sizeof *kc->inv);
+        if (!kc->perm || !kc->key || (!kc->rr && !kc->inv))
             return dh_err_set(err, DH_E_RESOURCES, "out of host memory");
         if (kc->rr && (rc = x->be->alloc(x->dev, (size_t)h->items * 4, &kc->perm_buf, err)))
             return rc;
@@ -703,6 +705,7 @@ void dh_kit_teardown(void *state, struct dh_exec *x)
     if (kc->perm_buf && x)
         x->be->free_buffer(kc->perm_buf);
     free(kc->perm);
+    free(kc->inv);
     free(kc->key);
     free(kc->tmp);
     free(kc);
@@ -785,7 +788,11 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         smp->host_ms = -1;
     if (kc->cpu_tdr && !reuse) {
         struct dh__kit_key_ctx ctx = {.h = h};
-        if ((rc = dh_regroup_run(x, kc->perm, h->items, dh__kit_by_key, &ctx, &smp->host_ms, err)))
+        kc->inv_ok = 0;                          /* the key sort makes inv */
+        rc = dh_regroup_run(x, kc->perm, h->items, dh__kit_by_key, &ctx, &smp->host_ms, err);
+        if (dh_pset_num(&x->c->params, "deal", 0))
+            kc->inv_ok = 0;                      /* perm was dealt after it */
+        if (rc)
             return rc;
         if (ctx.failed)
             return dh_err_set(err, DH_E_RESOURCES, "regroup=key: no keys (out of memory, no "
@@ -845,8 +852,7 @@ int dh_kit_run(void *state, struct dh_exec *x, int rep, struct dh_sample *smp,
         if ((rc = x->be->copy(kc->dev[b][0], kc->tmp, bytes, DH_TO_HOST, err)))
             return rc;
         double t0 = dh_now_ms();
-        dh__kit_move_columns(kc->tmp, kc->got[b], kc->perm, h->items, h->count[b],
-                     dh_ktype_size(d->type), 1);
+        dh__kit_dlt_out(kc, kc->tmp, kc->got[b], h->items, h->count[b], dh_ktype_size(d->type));
         smp->host_ms += dh_now_ms() - t0;
     }
     return 0;

@@ -19,6 +19,9 @@ struct dh_kcase {
     struct dh_buffer *dev[DH_KIT_MAXBUF][DH_KIT_MAXROT];
     struct dh_buffer *perm_buf;
     int *perm, *key;
+    int *inv;                     /* dlt: perm's inverse (slot of each item) */
+    int inv_ok;                   /* inv holds the inverse of this perm (the key
+                                     sort made both, and no deal moved perm) */
     void *stage[DH_KIT_MAXBUF];   /* cpu_tdr: inputs in the regrouped order */
     void *got[DH_KIT_MAXBUF];     /* outputs in item order */
     void *tmp;                    /* a download in the regrouped order; poison */
@@ -65,12 +68,21 @@ void dh__kit_compare(const struct dh_kbuf *d, const void *got, const void *want,
 void dh__kit_move_columns(const void *src, void *dst, const int *perm, long items, long count,
                           size_t es, int back);
 
-/* dlt's forward move of every per-item input of the case into its stage */
+/* dlt's moves of one buffer's columns into the regrouped order (in) and
+ * back (out): through inv where inv_ok, else through perm */
+void dh__kit_dlt_in(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                    long count, size_t es);
+void dh__kit_dlt_out(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                     long count, size_t es);
+
+/* dlt's forward move of every per-item input of the case into its stage
+ * (through inv where inv_ok: a scatter that reads each input once) */
 void dh__kit_move_inputs(struct dh_khost *h);
 
 /* regroup=key: the case's perm from the benchmark's keys (a stable counting
- * sort; the same permutation for every thread count); ctx->failed set
- * where there are no keys or a key is out of range */
+ * sort; the same permutation for every thread count), and its inverse in
+ * inv where the case has one (inv_ok); ctx->failed set where there are no
+ * keys or a key is out of range */
 struct dh__kit_key_ctx {
     struct dh_khost *h;
     int failed;

@@ -1,107 +1,70 @@
 /* kit_move.c — cpu_tdr's host work for a declared benchmark: the key
  * regrouping (a stable counting sort over the benchmark's keys) and dlt's
  * moves of the per-item buffers into and out of the regrouped order
- * (kit_int.h). */
+ * (kit_int.h), on the array primitives of hostwork.h. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostwork.h"
 #include "kit_int.h"
-#include "regroup.h"
 
 /* element k of item i of a per-item buffer is at k * items + i */
 void dh__kit_move_columns(const void *src, void *dst, const int *perm, long items, long count,
                          size_t es, int back)
 {
-    long cols = count / items;
-    int nt = dh_regroup_threads(items);
-    for (long k = 0; k < cols; k++) {
-        const char *s = (const char *)src + (size_t)k * (size_t)items * es;
-        char *d = (char *)dst + (size_t)k * (size_t)items * es;
-        if (es == 4) {
-            const uint32_t *s4 = (const uint32_t *)s;
-            uint32_t *d4 = (uint32_t *)d;
-            if (back) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-                for (long j = 0; j < items; j++)
-                    d4[perm[j]] = s4[j];
-            } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
-                for (long j = 0; j < items; j++)
-                    d4[j] = s4[perm[j]];
-            }
-        } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
-            for (long j = 0; j < items; j++) {
-                if (back)
-                    memcpy(d + (size_t)perm[j] * es, s + (size_t)j * es, es);
-                else
-                    memcpy(d + (size_t)j * es, s + (size_t)perm[j] * es, es);
-            }
-        }
-    }
+    dh_hw_move(src, dst, perm, items, items > 0 ? count / items : 0, es, back);
 }
 
-/* m columns gathered through one read of perm; two or three at a time
- * so that each loop is a straight run of loads and stores (a loop over
- * m inside the item loop is slower than moving them one by one) */
-static void move_fused(const uint32_t *const *src, uint32_t *const *dst, int m,
-                       const int *restrict perm, long n)
+void dh__kit_dlt_in(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                    long count, size_t es)
 {
-    int q = 0, nt = dh_regroup_threads(n);
-    for (; m - q >= 3 && m - q != 4; q += 3) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1], *restrict s2 = src[q + 2];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1], *restrict d2 = dst[q + 2];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-            d2[j] = s2[p];
-        }
-    }
-    for (; m - q >= 2; q += 2) {
-        const uint32_t *restrict s0 = src[q], *restrict s1 = src[q + 1];
-        uint32_t *restrict d0 = dst[q], *restrict d1 = dst[q + 1];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++) {
-            int p = perm[j];
-            d0[j] = s0[p];
-            d1[j] = s1[p];
-        }
-    }
-    if (q < m) {
-        const uint32_t *restrict s0 = src[q];
-        uint32_t *restrict d0 = dst[q];
-#pragma omp parallel for num_threads(nt) schedule(static)
-        for (long j = 0; j < n; j++)
-            d0[j] = s0[perm[j]];
-    }
+    if (kc->inv_ok)
+        dh__kit_move_columns(src, dst, kc->inv, items, count, es, 1);
+    else
+        dh__kit_move_columns(src, dst, kc->perm, items, count, es, 0);
 }
 
-/* dlt's forward move of every per-item input: the 4-byte columns of the
- * same index moved together (one read of perm for all of them, as a
- * hand-written loop would), other element sizes buffer by buffer */
+void dh__kit_dlt_out(const struct dh_kcase *kc, const void *src, void *dst, long items,
+                     long count, size_t es)
+{
+    if (kc->inv_ok)
+        dh__kit_move_columns(src, dst, kc->inv, items, count, es, 0);
+    else
+        dh__kit_move_columns(src, dst, kc->perm, items, count, es, 1);
+}
+
+/* dlt's forward move of every per-item input: the 4-byte columns of all
+ * of them in one pass over perm or inv (those of the same index next to
+ * each other, as a hand-written loop would move them), other element
+ * sizes buffer by buffer */
 void dh__kit_move_inputs(struct dh_khost *h)
 {
     const struct dh_kit *k = h->kit;
     struct dh_kcase *kc = h->kc;
-    const int *perm = kc->perm;
-    long n = h->items, most = 0;
+    long n = h->items, most = 0, cols = 0;
     for (int b = 0; b < k->n_bufs; b++) {
         const struct dh_kbuf *d = &k->bufs[b];
         if (!kc->present[b] || !dh__kit_is_input(d) || d->gather || !(d->flags & DH_KB_ITEM))
             continue;
-        if (dh_ktype_size(d->type) != 4)
-            dh__kit_move_columns(h->data[b], kc->stage[b], perm, n, h->count[b],
-                         dh_ktype_size(d->type), 0);
-        else if (h->count[b] / n > most)
-            most = h->count[b] / n;
+        if (dh_ktype_size(d->type) != 4) {
+            dh__kit_dlt_in(kc, h->data[b], kc->stage[b], n, h->count[b],
+                           dh_ktype_size(d->type));
+        } else {
+            cols += h->count[b] / n;
+            most = h->count[b] / n > most ? h->count[b] / n : most;
+        }
     }
-    for (long c = 0; c < most; c++) {
-        const uint32_t *src[DH_KIT_MAXBUF];
-        uint32_t *dst[DH_KIT_MAXBUF];
-        int m = 0;
+    if (!cols)
+        return;
+    const uint32_t *one_src[DH_KIT_MAXBUF], **src = one_src;
+    uint32_t *one_dst[DH_KIT_MAXBUF], **dst = one_dst;
+    if (cols > DH_KIT_MAXBUF) {
+        src = malloc((size_t)cols * sizeof *src);
+        dst = malloc((size_t)cols * sizeof *dst);
+    }
+    int m = 0;
+    for (long c = 0; src && dst && c < most; c++)
         for (int b = 0; b < k->n_bufs; b++) {
             const struct dh_kbuf *d = &k->bufs[b];
             if (kc->present[b] && dh__kit_is_input(d) && !d->gather && (d->flags & DH_KB_ITEM)
@@ -110,8 +73,23 @@ void dh__kit_move_inputs(struct dh_khost *h)
                 dst[m++] = (uint32_t *)kc->stage[b] + (size_t)c * (size_t)n;
             }
         }
-        move_fused(src, dst, m, perm, n);
+    if (src && dst) {
+        if (kc->inv_ok)
+            dh_hw_move32(src, dst, m, kc->inv, n, 1);
+        else
+            dh_hw_move32(src, dst, m, kc->perm, n, 0);
+    } else {                            /* no memory for the list: column by column */
+        for (int b = 0; b < k->n_bufs; b++) {
+            const struct dh_kbuf *d = &k->bufs[b];
+            if (kc->present[b] && dh__kit_is_input(d) && !d->gather && (d->flags & DH_KB_ITEM)
+                && dh_ktype_size(d->type) == 4)
+                dh__kit_dlt_in(kc, h->data[b], kc->stage[b], n, h->count[b], 4);
+        }
     }
+    if (src != one_src)
+        free(src);
+    if (dst != one_dst)
+        free(dst);
 }
 
 /* regroup=key: the benchmark's keys, a stable counting sort */
@@ -129,45 +107,11 @@ void dh__kit_by_key(void *ctx)
     } else if (k->sort_key) {
         nk = k->sort_key(h, kc->key);
     }
-    /* a stable counting sort over contiguous shares of the items: share t's
-     * items of key q go after the earlier shares' (the same permutation
-     * for every thread count) */
-    long n = h->items;
-    int nt = dh_regroup_threads(n), bad = 0;
-    long *start = nk > 0 && key ? calloc((size_t)nt * (size_t)nk, sizeof *start) : NULL;
-    if (!start) {
+    /* a stable counting sort (hostwork.h: the same permutation for every
+     * thread count) */
+    kc->inv_ok = 0;
+    if (!key || nk < 1 || dh_hw_count_sort(key, h->items, nk, kc->perm, kc->inv, NULL))
         b->failed = 1;
-        return;
-    }
-#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : bad)
-    for (int t = 0; t < nt; t++) {
-        long *mine = start + (size_t)t * (size_t)nk;
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++) {
-            if ((unsigned)key[i] >= (unsigned)nk) {   /* a benchmark's bug, not a crash */
-                bad = 1;
-                break;
-            }
-            mine[key[i]]++;
-        }
-    }
-    if (bad) {
-        free(start);
-        b->failed = 1;
-        return;
-    }
-    long sum = 0;
-    for (int q = 0; q < nk; q++)
-        for (int t = 0; t < nt; t++) {
-            long v = start[(size_t)t * (size_t)nk + (size_t)q];
-            start[(size_t)t * (size_t)nk + (size_t)q] = sum;
-            sum += v;
-        }
-    int *perm = kc->perm;
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int t = 0; t < nt; t++) {
-        long *at = start + (size_t)t * (size_t)nk;
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
-            perm[at[key[i]]++] = (int)i;
-    }
-    free(start);
+    else
+        kc->inv_ok = kc->inv != NULL;
 }

@@ -1,11 +1,13 @@
 /* regroup.c — Sorting, Greedy and Greedy-Max regrouping (regroup.h). */
 #include "regroup.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostwork.h"
 #include "regroup_common.h"
 
 
@@ -25,34 +27,53 @@ int dh_regroup_parse(const char *name)
 /* ---- classes: the distinct BBVs ---- */
 
 
-/* two independent multiply chains over 64-bit pairs of counters (a
- * single chain over the words is latency-bound: it was most of the time) */
-static uint64_t hash_vec(const uint32_t *v, int nb)
+/* A hash of the counters with no chain through them (NH, as in UMAC):
+ * the sum of (v[2j] + k[2j]) x (v[2j+1] + k[2j+1]), 32 x 32 -> 64-bit
+ * products that are all independent, over four sums, then mixed. k: per
+ * block, random 32-bit keys (hash_keys). Equal vectors hash equal; a
+ * collision only costs a compare. */
+static uint64_t hash_vec(const uint32_t *v, const uint32_t *k, int nb)
 {
-    uint64_t h0 = 0x9e3779b97f4a7c15ull ^ (uint64_t)nb, h1 = 0xc2b2ae3d27d4eb4full;
+    uint64_t s0 = (uint64_t)nb, s1 = 0, s2 = 0, s3 = 0;
     int b = 0;
-    for (; b + 4 <= nb; b += 4) {
-        uint64_t x, y;
-        memcpy(&x, v + b, 8);
-        memcpy(&y, v + b + 2, 8);
-        h0 = (h0 ^ x) * 0xff51afd7ed558ccdull;
-        h1 = (h1 ^ y) * 0xc4ceb9fe1a85ec53ull;
-        h0 ^= h0 >> 29;
-        h1 ^= h1 >> 31;
+    for (; b + 8 <= nb; b += 8) {
+        s0 += (uint64_t)(uint32_t)(v[b] + k[b]) * (uint32_t)(v[b + 1] + k[b + 1]);
+        s1 += (uint64_t)(uint32_t)(v[b + 2] + k[b + 2]) * (uint32_t)(v[b + 3] + k[b + 3]);
+        s2 += (uint64_t)(uint32_t)(v[b + 4] + k[b + 4]) * (uint32_t)(v[b + 5] + k[b + 5]);
+        s3 += (uint64_t)(uint32_t)(v[b + 6] + k[b + 6]) * (uint32_t)(v[b + 7] + k[b + 7]);
     }
-    for (; b < nb; b++)
-        h0 = (h0 ^ v[b]) * 0xff51afd7ed558ccdull;
-    uint64_t h = h0 ^ (h1 * 0x9e3779b97f4a7c15ull);
-    return h ^ (h >> 32);
+    for (; b + 2 <= nb; b += 2)
+        s0 += (uint64_t)(uint32_t)(v[b] + k[b]) * (uint32_t)(v[b + 1] + k[b + 1]);
+    if (b < nb)
+        s1 += (uint64_t)(uint32_t)(v[b] + k[b]) * (uint32_t)(k[b + 1]);
+    uint64_t h = s0 ^ (s1 * 0x9e3779b97f4a7c15ull) ^ (s2 * 0xc2b2ae3d27d4eb4full)
+               ^ (s3 * 0xff51afd7ed558ccdull);
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* hash_vec's keys for nb blocks (nb + 1: an odd count's last block pairs
+ * with a key alone); fixed, so the same vectors hash the same everywhere */
+static uint32_t *hash_keys(int nb)
+{
+    uint32_t *k = malloc(((size_t)nb + 1) * sizeof *k);
+    uint64_t z = 0x2545f4914f6cdd1dull;
+    for (int b = 0; k && b <= nb; b++) {
+        z += 0x9e3779b97f4a7c15ull;
+        uint64_t x = z;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        k[b] = (uint32_t)((x ^ (x >> 31)) >> 16);
+    }
+    return k;
 }
 
 /* v and w hold the same counters */
 static int same_vec(const uint32_t *v, const uint32_t *w, int nb)
 {
-    for (int b = 0; b < nb; b++)
-        if (v[b] != w[b])
-            return 0;
-    return 1;
+    return !memcmp(v, w, (size_t)nb * sizeof *v);
 }
 
 static void classes_free(struct classes *c)
@@ -139,40 +160,61 @@ static long vtab_add(struct vtab *t, const uint32_t *v, uint64_t h, long cnt, lo
     return k;
 }
 
+/* chunks of the items for the passes over them: DH_HW_CHUNK items each
+ * (hostwork.h), handed out dynamically, at most `most` */
+static long rg_chunks(long n, long most)
+{
+    long nc = (n + DH_HW_CHUNK - 1) / DH_HW_CHUNK;
+    nc = nc > most ? most : nc;
+    return nc < 1 ? 1 : nc;
+}
+
+/* chunk c of nc over n items starts here */
+static inline long rg_lo(long n, long nc, long c)
+{
+    return c * (n / nc) + (c < n % nc ? c : n % nc);
+}
+
 /* Classes numbered in the order of their first member, as a serial scan
- * would: each thread finds the classes of its contiguous share of the
- * items, then the shares' classes are merged in item order (a share's
+ * would: each chunk of the items finds its classes (any thread, in any
+ * order), then the chunks' classes are merged in item order (a chunk's
  * classes in the order of their first member there), so the numbering
- * does not depend on the thread count. */
+ * does not depend on the chunks or the thread count. */
 static int classes_build(const struct dh_bbv *b, struct classes *c)
 {
     long n = b->n_items;
     int nb = b->n_blocks, nt = dh_regroup_threads(n), rc = 0;
     memset(c, 0, sizeof *c);
     c->nb = nb;
+    if (n > INT_MAX)
+        return -DH_E_RESOURCES;
+    long nc = rg_chunks(n, LONG_MAX);
     c->item_class = malloc((size_t)(n ? n : 1) * sizeof *c->item_class);
-    struct vtab *loc = calloc((size_t)nt, sizeof *loc);
-    long **map = calloc((size_t)nt, sizeof *map);
-    if (!c->item_class || !loc || !map) {
-        free(loc); free(map);
+    struct vtab *loc = calloc((size_t)nc, sizeof *loc);
+    long **map = calloc((size_t)nc, sizeof *map);
+    uint32_t *keys = hash_keys(nb);
+    if (!c->item_class || !loc || !map || !keys) {
+        free(loc); free(map); free(keys);
         classes_free(c);
         return -DH_E_RESOURCES;
     }
     int failed = 0;
-#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : failed)
-    for (int t = 0; t < nt; t++) {
-        long lo = n * t / nt, hi = n * (t + 1) / nt;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(| : failed)
+    for (long t = 0; t < nc; t++) {
         loc[t].nb = nb;
-        for (long i = lo; i < hi && !failed; i++) {
+        for (long i = rg_lo(n, nc, t), hi = rg_lo(n, nc, t + 1); i < hi && !failed; i++) {
             const uint32_t *v = b->counts + (size_t)i * (size_t)nb;
-            long k = vtab_add(&loc[t], v, hash_vec(v, nb), 1, i);
+            long k = vtab_add(&loc[t], v, hash_vec(v, keys, nb), 1, i);
             if (k < 0)
                 failed = 1;
-            c->item_class[i] = k;
+            c->item_class[i] = (int)k;
         }
+        free(loc[t].slot);                  /* the merge reads the classes only */
+        loc[t].slot = NULL;
     }
+    free(keys);
     struct vtab g = {.nb = nb};
-    for (int t = 0; t < nt && !failed; t++) {
+    for (long t = 0; t < nc && !failed; t++) {
         map[t] = malloc((size_t)(loc[t].n ? loc[t].n : 1) * sizeof **map);
         failed |= !map[t];
         for (long l = 0; l < loc[t].n && !failed; l++)
@@ -180,10 +222,10 @@ static int classes_build(const struct dh_bbv *b, struct classes *c)
                                             loc[t].first[l])) < 0;
     }
     if (!failed) {
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-        for (int t = 0; t < nt; t++)
-            for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
-                c->item_class[i] = map[t][c->item_class[i]];
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+        for (long t = 0; t < nc; t++)
+            for (long i = rg_lo(n, nc, t), hi = rg_lo(n, nc, t + 1); i < hi; i++)
+                c->item_class[i] = (int)map[t][c->item_class[i]];
         c->n = g.n;
         c->vec = g.vec;
         c->count = g.count;
@@ -193,7 +235,7 @@ static int classes_build(const struct dh_bbv *b, struct classes *c)
         c->lat = malloc((size_t)(c->n ? c->n : 1) * sizeof *c->lat);
         failed |= !c->lat;
     }
-    for (int t = 0; t < nt; t++) {
+    for (long t = 0; t < nc; t++) {
         vtab_free(&loc[t]);
         free(map[t]);
     }
@@ -217,18 +259,22 @@ static int classes_build(const struct dh_bbv *b, struct classes *c)
 
 /* Turn runs of classes into the permutation: each class hands out its
  * members in item order (the r-th member of class k goes to the slot of
- * k's r-th place in the runs). Each thread takes a contiguous share of
- * the items: its members' ranks start after the earlier shares'. */
+ * k's r-th place in the runs). The items go in chunks (any thread, in
+ * any order): a chunk's members' ranks start after the earlier chunks'. */
 static int seq_emit(const struct classes *c, long n, const struct seq *s, int *perm)
 {
     long nc = c->n;
     int nt = dh_regroup_threads(n);
+    /* chunks x classes ranks, and each chunk's walk over the runs: at most
+     * about 2n + 64K of either */
+    long work = nc + s->n, cap = 2 * n > 65536 ? 2 * n : 65536;
+    long nch = rg_chunks(n, work > 0 && cap / work > 0 ? cap / work : 1);
     /* each class's runs, in sequence order: at[q] (output offset) and
      * upto[q] (the class's members placed through run q) */
     long *rstart = calloc((size_t)nc + 1, sizeof *rstart);
     long *at = malloc((size_t)(s->n ? s->n : 1) * sizeof *at);
     long *upto = malloc((size_t)(s->n ? s->n : 1) * sizeof *upto);
-    long *base = calloc((size_t)nt * (size_t)(nc ? nc : 1), sizeof *base);
+    long *base = calloc((size_t)nch * (size_t)(nc ? nc : 1), sizeof *base);
     long *fill = malloc((size_t)(nc ? nc : 1) * sizeof *fill);
     int rc = 0;
     if (!rstart || !at || !upto || !base || !fill) {
@@ -259,44 +305,67 @@ static int seq_emit(const struct classes *c, long n, const struct seq *s, int *p
             rc = -DH_E_INTERNAL;
             goto out;
         }
-    /* members of each class in the shares before share t */
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int t = 0; t < nt; t++) {
-        long *mine = base + (size_t)t * (size_t)nc;
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++)
-            mine[c->item_class[i]]++;
+    /* members of each class in the chunks before chunk t; each chunk
+     * counted and ranked in its thread's own arrays (rows of few classes
+     * share cache lines: writing them from several threads at once is
+     * false sharing on every item) */
+    int oom = 0;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        long *mine = malloc((size_t)(nc ? nc : 1) * sizeof *mine);
+        oom = !mine;
+#pragma omp for schedule(dynamic, 1) nowait
+        for (long t = 0; t < nch; t++) {
+            if (!mine)
+                continue;
+            memset(mine, 0, (size_t)nc * sizeof *mine);
+            for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++)
+                mine[c->item_class[i]]++;
+            memcpy(base + (size_t)t * (size_t)nc, mine, (size_t)nc * sizeof *mine);
+        }
+        free(mine);
+    }
+    if (oom) {
+        rc = -DH_E_RESOURCES;
+        goto out;
     }
     for (long k = 0; k < nc; k++) {
         long sum = 0;
-        for (int t = 0; t < nt; t++) {
+        for (long t = 0; t < nch; t++) {
             long v = base[(size_t)t * (size_t)nc + (size_t)k];
             base[(size_t)t * (size_t)nc + (size_t)k] = sum;
             sum += v;
         }
     }
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-    for (int t = 0; t < nt; t++) {
-        long *rank = base + (size_t)t * (size_t)nc;
-        long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);   /* the run reached */
-        if (!cur) {
-            rc = -DH_E_RESOURCES;           /* a benign race: every writer writes this */
-            continue;
+#pragma omp parallel num_threads(nt) reduction(| : oom)
+    {
+        long *rank = malloc((size_t)(nc ? nc : 1) * sizeof *rank);
+        long *cur = malloc((size_t)(nc ? nc : 1) * sizeof *cur);    /* the run reached */
+        oom = !rank || !cur;
+#pragma omp for schedule(dynamic, 1) nowait
+        for (long t = 0; t < nch; t++) {
+            if (!rank || !cur)
+                continue;
+            memcpy(rank, base + (size_t)t * (size_t)nc, (size_t)nc * sizeof *rank);
+            for (long k = 0; k < nc; k++) {
+                long q = rstart[k];
+                while (q < rstart[k + 1] - 1 && upto[q] <= rank[k])
+                    q++;
+                cur[k] = q;
+            }
+            for (long i = rg_lo(n, nch, t), hi = rg_lo(n, nch, t + 1); i < hi; i++) {
+                long k = c->item_class[i], r = rank[k]++, q = cur[k];
+                while (upto[q] <= r)
+                    q++;
+                cur[k] = q;
+                perm[at[q] + r - (q > rstart[k] ? upto[q - 1] : 0)] = (int)i;
+            }
         }
-        for (long k = 0; k < nc; k++) {
-            long q = rstart[k];
-            while (q < rstart[k + 1] - 1 && upto[q] <= rank[k])
-                q++;
-            cur[k] = q;
-        }
-        for (long i = n * t / nt, hi = n * (t + 1) / nt; i < hi; i++) {
-            long k = c->item_class[i], r = rank[k]++, q = cur[k];
-            while (upto[q] <= r)
-                q++;
-            cur[k] = q;
-            perm[at[q] + r - (q > rstart[k] ? upto[q - 1] : 0)] = (int)i;
-        }
+        free(rank);
         free(cur);
     }
+    if (oom)
+        rc = -DH_E_RESOURCES;
 out:
     free(rstart); free(at); free(upto); free(base); free(fill);
     return rc;

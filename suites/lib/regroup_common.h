@@ -15,7 +15,7 @@ struct classes {
     const uint32_t **vec;   /* a member's counters */
     long *count;            /* members */
     long *first;            /* first member in item order */
-    long *item_class;       /* per item */
+    int *item_class;        /* per item */
     double *lat;            /* eq. 11: sum of block cost x count */
 };
 
