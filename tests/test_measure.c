@@ -18,6 +18,10 @@ struct fake {
     int since;              /* runs since the last one with host work */
     int runs, reused, redone_after_first;
     int poisoned;
+    double plateau_ms;      /* >0: after host work the kernel takes 1.2 ms,
+                               flat, until this much kernel time has run,
+                               then 1 ms (a device coming back slowly) */
+    double busy;            /* kernel time since the last host work */
 };
 
 static int f_upload(void *st, struct dh_exec *x, struct dh_err *e)
@@ -54,6 +58,11 @@ static int f_run(void *st, struct dh_exec *x, int rep, struct dh_sample *s, stru
     static const double after[] = {2.0, 1.6, 1.3, 1.1};
     f->since = host ? 0 : f->since + 1;
     s->kernel_ms = f->host && f->since < 4 ? after[f->since] : 1.0;
+    if (f->plateau_ms > 0) {
+        f->busy = host ? 0 : f->busy;
+        s->kernel_ms = f->busy < f->plateau_ms ? 1.2 : 1.0;
+        f->busy += s->kernel_ms;
+    }
     f->runs++;
     f->poisoned = 0;
     return 0;
@@ -135,9 +144,11 @@ static void host_phase(void **st)
     for (int i = 0; i < r.n; i++)
         assert_true(r.kernel_ms[i] == 1.0);
     assert_int_equal(f.redone_after_first, 5);
-    /* the warm-up went on until the kernel times stopped falling: 1.6 1.3
-     * 1.1 1 1 1 (the median of the last 4 within 2% of the lowest) */
-    assert_int_equal(f.reused, 6 + 20);
+    /* the warm-up kept the device busy for 100 ms of kernel time (1.6 1.3
+     * 1.1, then 96 runs of 1 ms), then went on until the kernel times
+     * stopped falling (4 more at 1 ms: the median of the last 4 within 2%
+     * of the lowest) */
+    assert_int_equal(f.reused, 99 + 4 + 20);
     dh_result_release(&r);
 }
 
@@ -173,6 +184,23 @@ static void host_never_settles(void **st)
         assert_true(r.host_ms[i] == h[(i + 1) % 7]);
         assert_true(r.kernel_ms[i] == 1.0);
     }
+    dh_result_release(&r);
+}
+
+/* a device that comes back slowly and flat after host work (1.2 ms for
+ * 30 ms of kernel time, then 1 ms): the window rule alone sees four equal
+ * warm-up times, calls it settled and times the plateau (the H200 A/A's
+ * cpu_tdr kernels); busy first, the timed repetitions are steady */
+static void slow_flat_recovery(void **st)
+{
+    (void)st;
+    const double h[] = {20};
+    struct fake f = {.host = h, .n_host_values = 1, .since = 99, .plateau_ms = 30};
+    struct dh_result r;
+    measure(&f, 20, 2, &r);
+    assert_int_equal(r.n, 20);
+    for (int i = 0; i < r.n; i++)
+        assert_true(r.kernel_ms[i] == 1.0);
     dh_result_release(&r);
 }
 
@@ -236,6 +264,7 @@ int main(void)
         cmocka_unit_test(no_host_work),
         cmocka_unit_test(auto_keeps_host_count),
         cmocka_unit_test(kernel_only_no_host_phase),
+        cmocka_unit_test(slow_flat_recovery),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }
