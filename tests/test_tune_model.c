@@ -136,6 +136,11 @@ static void dgi_pricing(void **st)
     assert_true(dh_tune_remap_cycles(&t, "dgi", 2, 256, 256, 32)
                 > dh_tune_remap_cycles(&t, "dgi", 2, 256, 16, 32));
     assert_true(isnan(dh_tune_remap_cycles(&t, "refill", 2, 256, 0, 32)));
+    /* hot_dgi: HoT on two paths, DGI on more */
+    assert_true(dh_tune_remap_cycles(&t, "hot_dgi", 2, 256, 16, 32)
+                == dh_tune_remap_cycles(&t, "hot", 2, 256, 16, 32));
+    assert_true(dh_tune_remap_cycles(&t, "hot_dgi", 4, 256, 16, 32)
+                == dh_tune_remap_cycles(&t, "dgi", 4, 256, 16, 32));
     assert_true(isnan(dh_tune_remap_cycles(&t, "dgi", 2, 256, 0, 32)));
 }
 

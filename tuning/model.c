@@ -99,6 +99,11 @@ double dh_tune_remap_cycles(const struct dh_latency_table *t, const char *alg, i
     double it = lds + alu + br;                 /* one iteration of a loop over local memory */
     int P = npaths > 0 ? npaths : 2, W = warp > 0 ? warp : 32;
     double nw = wg >= W ? (double)wg / W : 1;   /* warps a group */
+    /* the combined forms: HoT where a layer has two paths, else DGI (kit.h) */
+    if (!strcmp(alg, "hot_dgi"))
+        alg = P == 2 ? "hot" : "dgi";
+    else if (!strcmp(alg, "hot_warp_scan"))
+        alg = P == 2 ? "hot_warp" : "dgi_scan";
     if (!strcmp(alg, "hot"))
         /* 3 barriers; a local atomic and the pool's store and load a lane */
         return 3 * bar + atom + 3 * lds + 4 * alu + 2 * br;

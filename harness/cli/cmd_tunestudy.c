@@ -71,7 +71,8 @@ struct bbv_site {
  * cannot be ranked (its benchmark missing from this build: said on
  * stderr). */
 static int model_need(const struct dh_resultfile *f, int r, const struct bbv_site *site,
-                      const struct dh_pset *tun, const struct table *tb, int *need)
+                      const struct dh_pset *tun, const struct table *tb, int show,
+                      char *picks, size_t picks_len, int *need)
 {
     const struct dh_run *u = &f->runs[r];
     if (!u->c.bench) {
@@ -114,6 +115,18 @@ static int model_need(const struct dh_resultfile *f, int r, const struct bbv_sit
     if (m.note[0])
         fprintf(stderr, "harness tune-study: %s: model: %s\n", u->c.id, m.note);
     int k = dh_strategy_ranked(tb->n, rank, 0, 0, replay, (void *)tb, order);
+    /* the first `show` picks, with their recorded time over the best */
+    picks[0] = 0;
+    for (int q = 0; q < k && q < show; q++) {
+        char tx[96];
+        dh_pset_format(&tun[order[q]], DH_P_TUNABLE, tx, sizeof tx);
+        size_t l = strlen(picks);
+        if (tb->ms[order[q]] > 0)
+            snprintf(picks + l, picks_len - l, "%s%s %.3f", q ? ", " : "", tx,
+                     tb->ms[order[q]] / tb->best);
+        else
+            snprintf(picks + l, picks_len - l, "%s%s failed", q ? ", " : "", tx);
+    }
     *need = tb->n;
     for (int q = 0; q < k; q++)
         if (tb->ms[order[q]] > 0 && tb->ms[order[q]] <= 1.05 * tb->best) {
@@ -124,10 +137,12 @@ static int model_need(const struct dh_resultfile *f, int r, const struct bbv_sit
 }
 
 static const char usage[] =
-    "usage: harness tune-study RESULTS.xml [--seeds N] [--no-model]\n"
+    "usage: harness tune-study RESULTS.xml [--seeds N] [--no-model] [--model-picks K]\n"
     "                          [--bbv-backend B] [--bbv-device N]\n"
     "  --seeds N         seeds of random search and annealing (default 101)\n"
     "  --no-model        leave out the model-guided ranking (no profiling run)\n"
+    "  --model-picks K   under each case, the model's first K configurations and\n"
+    "                    their recorded time over the exhaustive best\n"
     "  --bbv-backend B   backend of the device the model's profiling run uses for\n"
     "                    the BBVs (default opencl: PoCL where there is no GPU)\n"
     "  --bbv-device N    its device index (default 0)\n";
@@ -169,7 +184,7 @@ static void bbv_site_open(struct bbv_site *b, const char *backend, int device,
 
 int dh_cmd_tunestudy(int argc, char **argv)
 {
-    int seeds = 101, use_model = 1, bbv_device = 0;
+    int seeds = 101, use_model = 1, bbv_device = 0, show = 0;
     const char *file = NULL, *bbv_backend = "opencl";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seeds") && i + 1 < argc) {
@@ -178,6 +193,10 @@ int dh_cmd_tunestudy(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--no-model"))
             use_model = 0;
+        else if (!strcmp(argv[i], "--model-picks") && i + 1 < argc) {
+            if (!dh_cli_int("tune-study", "--model-picks", argv[++i], 0, 64, &show))
+                return DH_EXIT_USAGE;
+        }
         else if (!strcmp(argv[i], "--bbv-backend") && i + 1 < argc)
             bbv_backend = argv[++i];
         else if (!strcmp(argv[i], "--bbv-device") && i + 1 < argc) {
@@ -254,7 +273,9 @@ int dh_cmd_tunestudy(int argc, char **argv)
             }
         }
         int need_m = -1;
-        if (use_model && !model_need(&f, r, &site, cfg, &tb, &need_m)) {
+        static char picks[2048];
+        picks[0] = 0;
+        if (use_model && !model_need(&f, r, &site, cfg, &tb, show, picks, sizeof picks, &need_m)) {
             n_tot += tb.n;
             need_tot += need_m;
         } else if (use_model && dh_runner_interrupted()) {
@@ -275,6 +296,8 @@ int dh_cmd_tunestudy(int argc, char **argv)
             printf(" %7d (%3.0f%%)\n", need_m, 100.0 * need_m / tb.n);
         else
             printf(use_model ? " %14s\n" : "\n", "-");
+        if (picks[0])
+            printf("    model's first: %s\n", picks);
         free(nb); free(order); free(need_r); free(need_a);
     }
     if (!any)
