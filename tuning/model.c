@@ -307,12 +307,14 @@ int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
     /* the input on the host: its items, and the ceiling at each wg */
     if (b->setup)
         host_figures(c, cfg, n, m, ceiling);
-    if (s && b->blocks && b->items) {
+    if (s && c->model && b->blocks && b->items) {
         if ((rc = profile_baseline(s, c, prof_backend, prof_device, prof_device_name, m)))
             return dh_err_set(err, -rc, "interrupted");
     } else if (!m->note[0]) {
-        snprintf(m->note, sizeof m->note, "%s marks no basic blocks: ranked by the ceiling "
-                 "and occupancy alone", c->bench_name);
+        snprintf(m->note, sizeof m->note, "%s: ranked by the ceiling and occupancy alone",
+                 !s ? "no session for the baseline's profiling run"
+                 : !c->model ? "the case runs without the BBV model (--no-model): no BBVs"
+                 : "the benchmark marks no basic blocks: no BBVs");
     }
     return 0;
 }

@@ -108,7 +108,8 @@ double dh_tune_remap_cycles(const struct dh_latency_table *t, const char *alg, i
  * for case c tuned on device dev: the input made on the host, and one
  * profiling run of the workload's baseline on session s (NULL: none) on
  * prof_backend's device prof_device — the case's own device when tuning
- * live; tune-study's replay uses this machine's. A missing piece is a note
+ * live; tune-study's replay uses this machine's — unless c->model is 0
+ * (`--no-model`). A missing piece is a note
  * in m->note, not an error; -DH_E_INTERRUPTED on SIGINT. */
 int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
                           const struct dh_device_info *dev, const char *prof_backend,

@@ -103,11 +103,14 @@ static int model_need(const struct dh_resultfile *f, int r, const struct bbv_sit
     double ceiling[DH_TUNE_MAX_EVALS], pred[DH_TUNE_MAX_EVALS];
     int rank[DH_TUNE_MAX_EVALS], order[DH_TUNE_MAX_EVALS];
     struct dh_err e = {0};
-    int rc = dh_tune_model_prepare(site->dev ? site->s : NULL, &u->c, dev,
+    static struct dh_case c;
+    c = u->c;
+    c.model = 1;                        /* a file does not record it: the replay prices */
+    int rc = dh_tune_model_prepare(site->dev ? site->s : NULL, &c, dev,
                                    site->dev ? site->backend : "", site->index,
                                    site->dev ? site->dev->name : "", cfg, tb->n, &m, ceiling, &e);
     if (!rc)
-        rc = dh_tune_model_order(&m, &u->c, cfg, ceiling, tb->n, def, rank, pred);
+        rc = dh_tune_model_order(&m, &c, cfg, ceiling, tb->n, def, rank, pred);
     if (rc) {
         fprintf(stderr, "harness tune-study: %s: %s\n", u->c.id, e.msg[0] ? e.msg : "no ranking");
         return -1;
