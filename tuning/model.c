@@ -189,6 +189,8 @@ static int profile_baseline(struct dh_session *s, const struct dh_case *c,
     double warps = ceil((double)mr->n_items / W);
     /* BBV-weighted: the warps' costs summed over the compute units */
     m->warp_cycles = mr->base.t_weighted * mr->cus / warps;
+    if (!m->items)
+        m->items = mr->n_items;
     m->profile_ms = mr->acquire_ms;
     snprintf(m->table_used, sizeof m->table_used, "%s", mr->table);
     return 0;
@@ -304,8 +306,9 @@ int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
     }
     for (int i = 0; i < n; i++)
         ceiling[i] = 0;
-    /* the input on the host: its items, and the ceiling at each wg */
-    if (b->setup)
+    /* the input on the host: its items, and the ceiling at each wg (only
+     * gpu_tdr has one; the others take the items from the profiling run) */
+    if (b->setup && b->ceiling && !strcmp(c->variant, "gpu_tdr"))
         host_figures(c, cfg, n, m, ceiling);
     if (s && c->model && b->blocks && b->items) {
         if ((rc = profile_baseline(s, c, prof_backend, prof_device, prof_device_name, m)))
