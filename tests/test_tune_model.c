@@ -217,6 +217,53 @@ static void ceilings_from_the_host(void **st)
     assert_true(dh_pset_num(&cfg[rank[n - 1]], "wg", 0) == 32);
 }
 
+/* Live, on this machine's OpenCL device: the profiling run gives the
+ * model its BBVs, the search stops at the budget, evaluates nothing
+ * twice, and the record names the strategy. */
+static void live_search(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    /* in this process: the device check above loaded PoCL here, and its
+     * threads would not survive the fork of a worker */
+    struct dh_runner_opts ro = {.isolate = 0};
+    struct dh_session *s = dh_session_open(&ro);
+    struct dh_run *u = calloc(1, sizeof *u);
+    assert_non_null(u);
+    micro_case(&u->c, "dgi");
+    snprintf(u->c.device_name, sizeof u->c.device_name, "%s", devs.d[0].info.name);
+    u->c.timeout_s = 120;
+    u->c.model = 1;
+    dh_case_identity(&u->c);
+    const struct dh_device_info *dev = dh_devlist_find(&devs, "opencl", 0);
+    assert_non_null(dev);
+    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
+    int n, total;
+    dh_space_enumerate(&u->c, dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    static struct dh_tune_model m;
+    double ceil_[DH_TUNE_MAX_CONFIGS];
+    assert_int_equal(dh_tune_model_prepare(s, &u->c, dev, "opencl", 0, dev->name, cfg, n, &m,
+                                           ceil_, &e), 0);
+    if (m.note[0])
+        fprintf(stderr, "  note: %s\n", m.note);
+    assert_true(m.warp_cycles > 0);               /* the BBVs were priced */
+    assert_true(m.items > 0);
+    struct dh_tune_opts o = {.mode = DH_TUNE_MODEL, .reps = 1, .budget = 4, .devs = &devs};
+    assert_int_equal(dh_tune_case(s, u, &o, &e), 0);
+    assert_string_equal(u->tune.strategy, "model");
+    assert_int_equal(u->tune.n_eval, 4);          /* the budget, no more */
+    for (int a = 0; a < u->tune.n_eval; a++)
+        for (int b = a + 1; b < u->tune.n_eval; b++)
+            assert_string_not_equal(u->tune.eval[a].tunables, u->tune.eval[b].tunables);
+    assert_true(u->tune.best >= 0);
+    dh_session_close(s);
+    dh_tuning_release(&u->tune);
+    free(u);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +272,7 @@ int main(void)
         cmocka_unit_test(dgi_pricing),
         cmocka_unit_test(never_twice_and_budget),
         cmocka_unit_test(ceilings_from_the_host),
+        cmocka_unit_test(live_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,15 +196,49 @@ static int profile_baseline(struct dh_session *s, const struct dh_case *c,
     return 0;
 }
 
-/* The input made on the host, its items and the ceiling at each
- * configuration, in a child process: making an input and its reference
- * starts OpenMP threads, and a process that has started them must not
- * fork the session's workers afterwards (libgomp's threads do not survive
- * fork(); the worker would wait on them for ever). */
-static void host_figures(const struct dh_case *c, const struct dh_pset *cfg, int n,
-                         struct dh_tune_model *m, double *ceiling)
+/* The input made on the host, its items and the ceilings, here. */
+static int host_compute(const struct dh_case *c, const struct dh_pset *cfg, int n, int warp,
+                        long *items, double *ceiling, struct dh_err *e2)
 {
     const struct dh_bench *b = c->bench;
+    void *state = NULL;
+    int st = b->setup(c, &state, e2);
+    if (st)
+        return st;
+    *items = b->items ? b->items(state) : 0;
+    for (int i = 0; i < n; i++) {
+        struct dh_case cc = *c;
+        cc.params = cfg[i];
+        ceiling[i] = b->ceiling(state, &cc, warp);
+    }
+    if (b->release)
+        b->release(state);
+    return 0;
+}
+
+/* The same in a child process when `fork_it`: making an input and its
+ * reference starts OpenMP threads, and a process that has started them
+ * must not fork the session's workers afterwards (libgomp's threads do
+ * not survive fork(); the worker would wait on them for ever). A session
+ * that runs its cases in this process (--isolate no) has those threads
+ * here already: then it is done here too. */
+static void host_figures(const struct dh_case *c, const struct dh_pset *cfg, int n,
+                         int fork_it, struct dh_tune_model *m, double *ceiling)
+{
+    if (!fork_it) {
+        static struct dh_err e1;
+        long items = 0;
+        memset(&e1, 0, sizeof e1);
+        if (host_compute(c, cfg, n, m->warp, &items, ceiling, &e1)) {
+            for (int i = 0; i < n; i++)
+                ceiling[i] = 0;
+            snprintf(m->note, sizeof m->note, "the input could not be made on the host (%s): "
+                     "no ceiling", e1.msg);
+        } else {
+            m->items = items;
+        }
+        return;
+    }
     int fd[2];
     if (pipe(fd)) {
         snprintf(m->note, sizeof m->note, "no pipe for the host's input (%s): no ceiling",
@@ -223,22 +257,10 @@ static void host_figures(const struct dh_case *c, const struct dh_pset *cfg, int
     if (pid == 0) {
         close(fd[0]);
         /* message: status, items, n ceilings, then the error text */
-        void *state = NULL;
         struct dh_err e2 = {0};
         long items = 0;
-        int st = b->setup(c, &state, &e2);
         double *v = calloc((size_t)(n > 0 ? n : 1), sizeof *v);
-        if (!st && v) {
-            items = b->items ? b->items(state) : 0;
-            if (b->ceiling && !strcmp(c->variant, "gpu_tdr"))
-                for (int i = 0; i < n; i++) {
-                    struct dh_case cc = *c;
-                    cc.params = cfg[i];
-                    v[i] = b->ceiling(state, &cc, m->warp);
-                }
-        }
-        if (!v)
-            st = -DH_E_RESOURCES;
+        int st = v ? host_compute(c, cfg, n, m->warp, &items, v, &e2) : -DH_E_RESOURCES;
         FILE *out = fdopen(fd[1], "w");
         if (out) {
             fwrite(&st, sizeof st, 1, out);
@@ -309,7 +331,7 @@ int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
     /* the input on the host: its items, and the ceiling at each wg (only
      * gpu_tdr has one; the others take the items from the profiling run) */
     if (b->setup && b->ceiling && !strcmp(c->variant, "gpu_tdr"))
-        host_figures(c, cfg, n, m, ceiling);
+        host_figures(c, cfg, n, !s || dh_session_isolated(s), m, ceiling);
     if (s && c->model && b->blocks && b->items) {
         if ((rc = profile_baseline(s, c, prof_backend, prof_device, prof_device_name, m)))
             return dh_err_set(err, -rc, "interrupted");
