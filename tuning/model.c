@@ -186,6 +186,12 @@ static int profile_baseline(struct dh_session *s, const struct dh_case *c,
         return 0;
     }
     int W = mr->warp_width > 0 ? mr->warp_width : 32;
+    if (W != m->warp) {
+        snprintf(m->note, sizeof m->note, "the profiling run's device has warps of %d, the "
+                 "target's %d: its warp costs do not apply; ranked by the ceiling and "
+                 "occupancy alone", W, m->warp);
+        return 0;
+    }
     double warps = ceil((double)mr->n_items / W);
     /* BBV-weighted: the warps' costs summed over the compute units */
     m->warp_cycles = mr->base.t_weighted * mr->cus / warps;
