@@ -344,8 +344,8 @@ int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
     } else if (!m->note[0]) {
         snprintf(m->note, sizeof m->note, "%s: ranked by the ceiling and occupancy alone",
                  !s ? "no session for the baseline's profiling run"
-                 : !c->model ? "the case runs without the BBV model (--no-model): no BBVs"
-                 : "the benchmark marks no basic blocks: no BBVs");
+                 : !b->blocks || !b->items ? "the benchmark marks no basic blocks: no BBVs"
+                 : "the case runs without the BBV model (run --no-model): no BBVs");
     }
     return 0;
 }
