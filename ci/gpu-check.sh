@@ -9,7 +9,8 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
-# Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune frontier
+# Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune
+# tune-frontier frontier
 # frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -135,6 +136,22 @@ tune)
       --reps "${REPS:-20}" --out "$out/tune-micro" > "$out/tune-micro.txt" 2>&1
   grep -E "^tuned" "$out/tune-micro.txt"
   $H tune-study "$out/tune-micro/results.xml" | tee "$out/tune-study.txt" ;;
+tune-frontier)
+  # the frontier spaces tuned exhaustively (medium, CUDA), one benchmark a
+  # step of its own time limit, then random, annealing and the model's
+  # ranking replayed on them (the model's BBVs from a profiling run on
+  # this GPU: --bbv-backend cuda)
+  log "frontier tuning (exhaustive) and tune-study"
+  for b in gdt cvp pol; do
+    DH_JOURNAL=/tmp/dh-journal-frontier.tsv timeout 580 $H run --suite frontier --bench $b \
+        --backend cuda --variant baseline,gpu_tdr --size medium --tune exhaustive \
+        --tune-reps 5 --reps 10 --remap-overhead no --out "$out/tune-frontier-$b" \
+        > "$out/tune-frontier-$b.txt" 2>&1
+    echo "tune-frontier $b: exit $?"
+    grep -E "^tuned" "$out/tune-frontier-$b.txt"
+    timeout 300 $H tune-study "$out/tune-frontier-$b/results.xml" --bbv-backend cuda \
+        --model-picks 3 | tee "$out/tune-study-frontier-$b.txt"
+  done ;;
 frontier|frontier-large)
   size=medium; [ "$s" = frontier-large ] && size=large
   log "frontier suite, cuda ($size)"

@@ -6,6 +6,8 @@
  *               probability exp(-(t_new/t_cur - 1)/T) when slower; T cools
  *               geometrically; a neighbour already measured costs nothing;
  *               when every neighbour is known it jumps to an unmeasured one
+ *   model       the order a ranking gives (model.c ranks by the BBV
+ *               model's predicted time): dh_strategy_ranked
  * Each configuration is evaluated at most once. */
 #include <math.h>
 #include <stdlib.h>
@@ -110,5 +112,31 @@ int dh_strategy_run(enum dh_tune_mode mode, int n, const int *nb, int max_nb, in
     free(ms);
     free(done);
     free(perm);
+    return k;
+}
+
+int dh_strategy_ranked(int n, const int *rank, int budget, double seconds, dh_eval_fn f,
+                       void *ctx, int *order)
+{
+    if (n <= 0 || !rank)
+        return 0;
+    if (budget <= 0 || budget > n)
+        budget = n;
+    double t_end = seconds > 0 ? now_s() + seconds : 0;
+    char *done = calloc((size_t)n, 1);
+    if (!done)
+        return 0;
+    int k = 0;
+    for (int p = 0; p < n && k < budget; p++) {
+        int i = rank[p];
+        if (i < 0 || i >= n || done[i])
+            continue;               /* a bad or repeated entry: never twice */
+        if (t_end && now_s() > t_end)
+            break;
+        done[i] = 1;
+        f(ctx, i);
+        order[k++] = i;
+    }
+    free(done);
     return k;
 }

@@ -19,13 +19,14 @@ const char *dh_tune_mode_name(enum dh_tune_mode m)
     case DH_TUNE_EXHAUSTIVE: return "exhaustive";
     case DH_TUNE_RANDOM: return "random";
     case DH_TUNE_ANNEAL: return "anneal";
+    case DH_TUNE_MODEL: return "model";
     }
     return "?";
 }
 
 int dh_tune_mode_parse(const char *s, enum dh_tune_mode *m)
 {
-    for (int i = DH_TUNE_NONE; i <= DH_TUNE_ANNEAL; i++)
+    for (int i = DH_TUNE_NONE; i <= DH_TUNE_MODEL; i++)
         if (!strcmp(s, dh_tune_mode_name((enum dh_tune_mode)i))) {
             *m = (enum dh_tune_mode)i;
             return 0;
@@ -196,8 +197,35 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
         dh_space_neighbors(cfg, n, nb, max_nb);
     snprintf(t->strategy, sizeof t->strategy, "%s", dh_tune_mode_name(o->mode));
     struct ectx x = {.s = s, .u = u, .cfg = cfg, .o = o, .dev = dev, .ms = ms, .err = err};
-    int k = dh_strategy_run(o->mode, n, nb, max_nb, def, o->budget, o->seconds, o->seed, eval,
+    int k;
+    if (o->mode == DH_TUNE_MODEL) {
+        /* the ranking: the model's prediction of every configuration from
+         * the ceilings, the baseline's BBVs and the device's limits */
+        static struct dh_tune_model m;
+        double *ceil_ = malloc((size_t)n * sizeof *ceil_), *pred = malloc((size_t)n * sizeof *pred);
+        int *rank = malloc((size_t)n * sizeof *rank);
+        int rc = !ceil_ || !pred || !rank ? -DH_E_RESOURCES : 0;
+        if (!rc)
+            rc = dh_tune_model_prepare(s, &u->c, dev, u->c.backend, u->c.device,
+                                       u->c.device_name, cfg, n, &m, ceil_, err);
+        if (!rc)
+            rc = dh_tune_model_order(&m, &u->c, cfg, ceil_, n, def, rank, pred);
+        if (!rc && m.note[0])
+            fprintf(stderr, "harness: %s: tune model: %s\n", u->c.id, m.note);
+        k = rc ? 0 : dh_strategy_ranked(n, rank, o->budget, o->seconds, eval, &x, order);
+        free(ceil_);
+        free(pred);
+        free(rank);
+        if (rc) {
+            free(ms);
+            free(order);
+            free(nb);
+            return rc == -DH_E_RESOURCES ? dh_err_set(err, DH_E_RESOURCES, "out of memory") : rc;
+        }
+    } else {
+        k = dh_strategy_run(o->mode, n, nb, max_nb, def, o->budget, o->seconds, o->seed, eval,
                             &x, order);
+    }
     /* the default configuration is the reference for "speedup over default" */
     if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted() && (o->budget <= 0 || k < o->budget))
         eval(&x, def);

@@ -5,7 +5,9 @@
  *             values), their cross product pruned by every constraint
  *             before anything is compiled
  *   strategy  exhaustive, random, anneal (simulated annealing over
- *             neighbouring values); a budget in evaluations and/or seconds
+ *             neighbouring values), model (the space ranked by the BBV
+ *             model's predicted time, evaluated from the top: model.c); a
+ *             budget in evaluations and/or seconds
  *   journal   every evaluation appended as it finishes, keyed by a hash of
  *             (kernel source, variant and choices, tunables, workload,
  *             size, device, driver, compiler): a killed run resumes without
@@ -25,9 +27,10 @@
 
 #include "../results/record.h"
 #include "../harness/run/runner.h"
+#include "../harness/model/bbv.h"
 
 enum dh_tune_mode { DH_TUNE_NONE = 0, DH_TUNE_JOURNAL, DH_TUNE_EXHAUSTIVE, DH_TUNE_RANDOM,
-                    DH_TUNE_ANNEAL };
+                    DH_TUNE_ANNEAL, DH_TUNE_MODEL };
 
 #define DH_TUNE_MAX_CONFIGS 512
 
@@ -70,9 +73,57 @@ typedef double (*dh_eval_fn)(void *ctx, int i);
 int dh_strategy_run(enum dh_tune_mode mode, int n_configs, const int *neighbors, int max_nb,
                     int start, int budget, double seconds, unsigned seed, dh_eval_fn f,
                     void *ctx, int *order);
+/* Visit configurations in the order `rank` gives (rank[0] first) until
+ * the budget (evaluations, 0 = all) or the time is spent; an index out of
+ * range or seen before in rank is skipped, so none is evaluated twice.
+ * order[] receives the indices evaluated. Returns their count. */
+int dh_strategy_ranked(int n_configs, const int *rank, int budget, double seconds,
+                       dh_eval_fn f, void *ctx, int *order);
 /* neighbors[i * max_nb + k]: configurations differing from i in one
  * tunable by one step of its candidate list; -1 fills. */
 int dh_space_neighbors(const struct dh_pset *cfg, int n, int *neighbors, int max_nb);
+
+/* ---- the model-guided ranking (model.c) ---- */
+/* What the ranking knows of a case before any configuration runs. */
+struct dh_tune_model {
+    struct dh_latency_table table;  /* the target device's class */
+    int warp, cus;                  /* the target device's */
+    int npaths;                     /* the branch's paths (the remap's P) */
+    long items;                     /* the input's items; 0: unknown (no tail) */
+    double warp_cycles;             /* the baseline's mean warp cost, cycles, from the
+                                       workload's BBVs; 0: unknown (path term 1) */
+    double profile_ms;              /* the profiling run's acquire time */
+    char table_used[32];            /* the table the BBVs were priced with */
+    char note[400];                 /* what was missing, "" when nothing */
+};
+/* Sort 0..n-1 by pred ascending (NAN or negative last), then tie
+ * ascending (tie may be NULL), then index: deterministic. */
+int dh_tune_rank(int n, const double *pred, const double *tie, int *rank);
+/* Cycles per warp of the remap `alg` (hot, hot_warp, dgi, dgi_scan) of
+ * npaths paths at work-group wg, neighbouring factor nf (dgi), priced with
+ * table t; NAN for a form it does not price. */
+double dh_tune_remap_cycles(const struct dh_latency_table *t, const char *alg, int npaths,
+                            int wg, int nf, int warp);
+/* Fill m and ceiling[0..n) (the remap ceiling of c at cfg[i]; 0 where none)
+ * for case c tuned on device dev: the input made on the host, and one
+ * profiling run of the workload's baseline on session s (NULL: none) on
+ * prof_backend's device prof_device — the case's own device when tuning
+ * live; tune-study's replay uses this machine's — unless c->model is 0
+ * (`--no-model`). A missing piece is a note
+ * in m->note, not an error; -DH_E_INTERRUPTED on SIGINT. */
+int dh_tune_model_prepare(struct dh_session *s, const struct dh_case *c,
+                          const struct dh_device_info *dev, const char *prof_backend,
+                          int prof_device, const char *prof_device_name,
+                          const struct dh_pset *cfg, int n, struct dh_tune_model *m,
+                          double *ceiling, struct dh_err *err);
+/* Predicted cycles per warp of c at configuration cfg (smaller is faster). */
+double dh_tune_predict(const struct dh_tune_model *m, const struct dh_case *c,
+                       const struct dh_pset *cfg, double ceiling);
+/* rank[] and pred[] of the n configurations; ties go to the one closest
+ * to cfg[def] (the declared default; def < 0: none), then to index. */
+int dh_tune_model_order(const struct dh_tune_model *m, const struct dh_case *c,
+                        const struct dh_pset *cfg, const double *ceiling, int n, int def,
+                        int *rank, double *pred);
 
 /* ---- driving a run (tune.c) ---- */
 struct dh_tune_opts {

@@ -70,7 +70,8 @@ static void run_usage(FILE *f)
         "                         (default $DH_CACHE_LIMIT, else 8G)\n"
         "  --no-cache             make every workload anew, store nothing\n"
         "  --tune MODE            none, journal (default: the journal's best, else\n"
-        "                         defaults), exhaustive, random, anneal (search again)\n"
+        "                         defaults), exhaustive, random, anneal, model (search\n"
+        "                         again; model: ranked by the BBV model, from the top)\n"
         "  --tune-budget N        evaluations per case (default: the whole space)\n"
         "  --tune-seconds S       time per case's search (default: no limit)\n"
         "  --tune-reps N          timed runs per evaluation (default 3)\n"
@@ -487,8 +488,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             if (!(v = VAL())) return DH_EXIT_USAGE;
             if (dh_tune_mode_parse(v, &tune.mode)) {
                 fprintf(stderr, "harness run: --tune %s: choose none, journal, exhaustive, "
-                        "random or anneal (the model-guided strategy needs the BBV model, "
-                        "which this build does not have)\n", v);
+                        "random, anneal or model\n", v);
                 return DH_EXIT_USAGE;
             }
         } else if (!strcmp(a, "--tune-budget")) {

@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: harness tune --descriptor FILE.xml [--kernel FILE] [--backend B] "
-            "[--device N]\n       [--tune exhaustive|random|anneal] [--tune-budget N] "
+            "[--device N]\n       [--tune exhaustive|random|anneal|model] [--tune-budget N] "
             "[--tune-reps N] [--reps N] [--timeout S] [--out DIR]\n"
             "  tunes a kernel written in the dialect, described by FILE.xml (schema "
             "tuning/descriptor-1.xsd;\n  example: tuning/examples/branch_sum.xml)\n");
@@ -62,7 +62,7 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         }
         else if (!strcmp(a, "--tune")) {
             if (dh_tune_mode_parse(v, &o.mode) || o.mode < DH_TUNE_EXHAUSTIVE) {
-                fprintf(stderr, "harness tune: --tune %s: choose exhaustive, random or anneal\n", v);
+                fprintf(stderr, "harness tune: --tune %s: choose exhaustive, random, anneal or model\n", v);
                 return DH_EXIT_USAGE;
             }
         } else {

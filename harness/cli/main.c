@@ -21,8 +21,8 @@ static void usage(FILE *f)
         "  history   a case's nightly history across results files (charts, table)\n"
         "  export    a results file as CSV, and its tuning records as T4 JSON\n"
         "  rerun     repeat one case of a results file exactly (--case KEY)\n"
-        "  tune-study replay exhaustive tuning records: evaluations random search\n"
-        "            and annealing need to come within 5%% of the best\n"
+        "  tune-study replay exhaustive tuning records: evaluations random search,\n"
+        "            annealing and the model's ranking need to come within 5%% of the best\n"
         "  compare   judge NEW results against BASE (or the stored baseline), case by case\n"
         "  merge     join several results files into one\n"
         "  slurm     a run as a Slurm job array of shards and a merge job after it\n"
@@ -56,7 +56,9 @@ int main(int argc, char **argv)
                     "backend has none\n"},
         {"validate", "usage: harness validate RESULTS.xml...\n  checks each file against "
                      "results/divharness-1.xsd\n"},
-        {"tune-study", "usage: harness tune-study RESULTS.xml [--seeds N]\n"},
+        {"tune-study", "usage: harness tune-study RESULTS.xml [--seeds N] [--no-model] "
+                       "[--model-picks K]\n                          [--bbv-backend B] "
+                       "[--bbv-device N]\n"},
         {"export", "usage: harness export RESULTS.xml [--csv OUT.csv] [--t4 DIR]\n"},
         {"history", "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n"},
         {"rerun", "usage: harness rerun RESULTS.xml --case KEY [--reps N] [--out DIR]\n"},

@@ -355,6 +355,11 @@ struct dh_session {
     char dead_msg[1024];
 };
 
+int dh_session_isolated(const struct dh_session *s)
+{
+    return s && s->o.isolate;
+}
+
 struct dh_session *dh_session_open(const struct dh_runner_opts *o)
 {
     struct dh_session *s = calloc(1, sizeof *s);

@@ -41,6 +41,10 @@ struct dh_runner_opts {
 struct dh_session *dh_session_open(const struct dh_runner_opts *o);
 int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_result *r);
 void dh_session_close(struct dh_session *s);
+/* 1 when s runs its cases in worker processes (o.isolate), 0 in this one
+ * (then this process holds the runtimes' and OpenMP's threads, and must
+ * not fork a child that uses them). */
+int dh_session_isolated(const struct dh_session *s);
 
 /* Run every run whose r.status is -1 (pending). Sets each one's result.
  * Returns 0, or -DH_E_INTERRUPTED when SIGINT arrived (finished results
