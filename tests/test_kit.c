@@ -915,6 +915,87 @@ static void exec_profiling(void **state)
     assert_int_equal(fake_counted, 4);
 }
 
+/* cpu_tdr's runs that reuse the host work upload nothing the device
+ * already holds of it (dlt: the moved inputs, each rotation's copy once;
+ * rr: the index array), so their kernel reads its inputs as the
+ * baseline's does; redoing the host work uploads again. A fake device of
+ * host memory counts the uploads. */
+static int up_count;
+static size_t up_bytes;
+static int mem_alloc(struct dh_device *d, size_t bytes, struct dh_buffer **b, struct dh_err *e)
+{
+    (void)d, (void)e;
+    *b = calloc(1, bytes ? bytes : 1);
+    return *b ? 0 : -DH_E_RESOURCES;
+}
+static void mem_free(struct dh_buffer *b)
+{
+    free(b);
+}
+static int mem_copy(struct dh_buffer *b, void *host, size_t bytes, enum dh_copy_dir dir,
+                    struct dh_err *e)
+{
+    (void)e;
+    if (dir == DH_TO_DEVICE) {
+        up_count++;
+        up_bytes += bytes;
+        memcpy(b, host, bytes);
+    } else {
+        memcpy(host, b, bytes);
+    }
+    return 0;
+}
+static int mem_launch(struct dh_program *p, const struct dh_launch *l, double *ms,
+                      struct dh_err *e)
+{
+    (void)p, (void)l, (void)e;
+    if (ms)
+        *ms = 1;
+    return 0;
+}
+
+static void reuse_uploads_nothing_held(void **st)
+{
+    (void)st;
+    struct dh_backend_ops ops = {.abi = DH_BACKEND_ABI, .name = "mem", .alloc = mem_alloc,
+                                 .free_buffer = mem_free, .copy = mem_copy,
+                                 .launch = mem_launch};
+    const char *mech[] = {"dlt", "rr"};
+    for (int m = 0; m < 2; m++) {
+        struct dh_case c;
+        kcase(&c, &tbench, "cpu_tdr", mech[m]);
+        void *state = NULL;
+        struct dh_err e = {0};
+        assert_int_equal(dh_kit_setup(&c, &state, &e), 0);
+        struct dh_exec x = {.c = &c, .be = &ops, .rotate = 3};
+        assert_int_equal(dh_kit_upload(state, &x, &e), 0);
+        struct dh_sample smp;
+        /* the host work done: dlt uploads a's rotation copy 0 and b, rr the
+         * index array */
+        up_count = 0;
+        assert_int_equal(dh_kit_run(state, &x, 0, &smp, &e), 0);
+        int first = up_count;
+        assert_int_equal(first, m == 0 ? 2 : 1);
+        /* reused: dlt uploads a's copies 1 and 2 once each (b has one copy),
+         * then nothing; rr nothing, its transfer the last measured */
+        x.host_reuse = 1;
+        up_count = 0;
+        for (int rep = 1; rep <= 6; rep++) {
+            assert_int_equal(dh_kit_run(state, &x, rep, &smp, &e), 0);
+            assert_true(smp.host_ms == -1);
+            assert_true(smp.xfer_ms >= 0);
+        }
+        assert_int_equal(up_count, m == 0 ? 2 : 0);
+        /* the host work redone: uploaded again */
+        x.host_reuse = 0;
+        up_count = 0;
+        assert_int_equal(dh_kit_run(state, &x, 0, &smp, &e), 0);
+        assert_int_equal(up_count, first);
+        dh_kit_teardown(state, &x);
+        dh_kit_release(state);
+    }
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
@@ -923,7 +1004,7 @@ int main(void)
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
         cmocka_unit_test(presort), cmocka_unit_test(presort_on_device), cmocka_unit_test(unset_choice_default),
-        cmocka_unit_test(micro_multi),
+        cmocka_unit_test(micro_multi), cmocka_unit_test(reuse_uploads_nothing_held),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

@@ -23,6 +23,15 @@ struct dh_kcase {
     int inv_ok;                   /* inv holds the inverse of this perm (the key
                                      sort made both, and no deal moved perm) */
     void *stage[DH_KIT_MAXBUF];   /* cpu_tdr: inputs in the regrouped order */
+    /* cpu_tdr: what the device already holds of this regrouping (cleared
+     * when the host work is redone), so a run that reuses it uploads
+     * nothing the device has: its kernel then reads inputs as the
+     * baseline's does, not just written by a copy; the copy's time is the
+     * last one measured */
+    unsigned char held[DH_KIT_MAXBUF][DH_KIT_MAXROT];
+    double held_xfer[DH_KIT_MAXBUF];
+    int perm_held;
+    double perm_xfer;
     void *got[DH_KIT_MAXBUF];     /* outputs in item order */
     void *tmp;                    /* a download in the regrouped order; poison */
     size_t tmp_bytes;
