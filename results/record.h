@@ -120,6 +120,10 @@ struct dh_result {
      * model's pricing, the counters' pass, a gpu_tdr case's remap
      * overhead runs; setup_ms and build_ms above */
     double case_ms, bbv_ms, measure_ms, model_ms, counters_ms, remap_ms;
+    /* `run --overlap` (harness/run/overlap.h), on a workload's first
+     * case: the background helper's time making its host data (0: none
+     * did) and how long the runner waited for the helper to finish */
+    double setup_bg_ms, setup_wait_ms;
     int rotate;
     int n;                        /* timed samples */
     int n_host;                   /* host samples, the first n_host repetitions'
