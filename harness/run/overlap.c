@@ -106,6 +106,9 @@ struct dh_overlap {
     const struct dh_bench *nostore[MAX_NOSTORE];
     int n_nostore;
     int off;                     /* a store failed: no more helpers */
+    /* the workloads a helper was started for: never a second time */
+    struct dh_store_key *tried;
+    int n_tried, cap_tried;
 };
 
 static int write_all(int fd, const void *p, size_t n)
@@ -189,6 +192,14 @@ static int is_nostore(const struct dh_overlap *ov, const struct dh_bench *b)
 {
     for (int i = 0; i < ov->n_nostore; i++)
         if (ov->nostore[i] == b)
+            return 1;
+    return 0;
+}
+
+static int was_tried(const struct dh_overlap *ov, const struct dh_store_key *k)
+{
+    for (int i = 0; i < ov->n_tried; i++)
+        if (same_key(&ov->tried[i], k))
             return 1;
     return 0;
 }
@@ -377,12 +388,21 @@ void dh_overlap_step(struct dh_overlap *ov, const struct dh_run *runs, int n, in
     for (int j = i + 1; j < n; j++) {
         struct dh_store_key kj;
         if (runs[j].r.status != -1 || !run_key(&runs[j], &kj) || (has && same_key(&kj, &ki))
-            || is_nostore(ov, runs[j].c.bench))
+            || is_nostore(ov, runs[j].c.bench) || was_tried(ov, &kj))
             continue;
         char hex[33];
         dh_store_key_hex(&kj, hex);
         if (in_cache(ov, hex))
             continue;
+        if (ov->n_tried == ov->cap_tried) {
+            int cap = ov->cap_tried ? 2 * ov->cap_tried : 64;
+            struct dh_store_key *t = realloc(ov->tried, (size_t)cap * sizeof *t);
+            if (!t)
+                return;                        /* out of memory: no helper */
+            ov->tried = t;
+            ov->cap_tried = cap;
+        }
+        ov->tried[ov->n_tried++] = kj;
         launch(ov, runs, j, &kj, hex);
         return;
     }
@@ -393,5 +413,6 @@ void dh_overlap_close(struct dh_overlap *ov)
     if (!ov)
         return;
     stop(ov);
+    free(ov->tried);
     free(ov);
 }
