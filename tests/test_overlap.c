@@ -17,7 +17,7 @@
 #include "../harness/run/wcache.h"
 #include "../suites/lib/kit.h"
 
-static char tmpdir[64];
+static char tmpdir[64], harness[PATH_MAX], out[1 << 16];
 
 /* ---- the rule ---- */
 
@@ -56,6 +56,26 @@ static void rule(void **st)
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 0, 16, 0, why, sizeof why), 0);
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 0, 1, 16, 0, why, sizeof why), 0);
     assert_true(dh_overlap_cpus() >= 1);
+}
+
+/* the command's usage errors, before any device is probed */
+static void cli_usage(void **st)
+{
+    (void)st;
+    if (access(harness, X_OK)) {
+        fprintf(stderr, "  (no %s: this build has tests only)\n", harness);
+        skip();
+        return;
+    }
+    const char *bad[] = {"run", "--suite", "micro", "--overlap", "maybe", NULL};
+    assert_int_equal(dh_test_harness(harness, tmpdir, bad, out, sizeof out), 64);
+    assert_non_null(strstr(out, "--overlap maybe: choose yes, no or auto"));
+    const char *nocache[] = {"run", "--suite", "micro", "--overlap", "yes", "--no-cache", NULL};
+    assert_int_equal(dh_test_harness(harness, tmpdir, nocache, out, sizeof out), 64);
+    assert_non_null(strstr(out, "leave out --no-cache"));
+    const char *inproc[] = {"run", "--suite", "micro", "--overlap=yes", "--isolate", "no", NULL};
+    assert_int_equal(dh_test_harness(harness, tmpdir, inproc, out, sizeof out), 64);
+    assert_non_null(strstr(out, "leave out --isolate no"));
 }
 
 /* ---- runs ---- */
@@ -431,11 +451,14 @@ static void interrupt_leaves_nothing(void **st)
 }
 
 /* the harness killed (SIGKILL) while a helper hangs: the helper goes
- * with it (PR_SET_PDEATHSIG) */
+ * with it (PR_SET_PDEATHSIG). This process is the subreaper of the
+ * harness's children, so an orphaned helper comes here to be seen (and
+ * reaped), not to init. */
 static void kill_leaves_nothing(void **st)
 {
     (void)st;
     need_device();
+    assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -462,10 +485,18 @@ static void kill_leaves_nothing(void **st)
     kill(pid, SIGKILL);
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
-    /* the helper, reparented, dies of its parent's death */
+    /* its orphans (the helper; the worker, which has the same rule) come
+     * here and must end within 5 s */
     int left = 1;
-    for (int k = 0; k < 100 && left; k++) {
-        left = 0;
+    for (int k = 0; k < 100; k++) {
+        while (waitpid(-1, &status, WNOHANG) > 0)
+            ;
+        if ((left = children()) == 0)
+            break;
+        usleep(50000);
+    }
+    int stray = helpers_of(getpid());
+    if (left) {                          /* no stray process after a failure either */
         DIR *d = opendir("/proc");
         struct dirent *de;
         while ((de = readdir(d))) {
@@ -477,25 +508,30 @@ static void kill_leaves_nothing(void **st)
             size_t got = fread(buf, 1, sizeof buf - 1, f);
             fclose(f);
             buf[got] = 0;
-            /* a dh-prep of this test's session: its process group */
-            char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
-            int pgrp = 0;
-            char state = 0;
-            if (lp && rp && !strncmp(lp + 1, "dh-prep", 7)
-                && sscanf(rp + 2, "%c %*d %d", &state, &pgrp) == 2 && pgrp == getpgrp()
-                && state != 'Z')
-                left++;
+            char *rp = strrchr(buf, ')');
+            int ppid = 0;
+            if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == getpid())
+                kill(atoi(de->d_name), SIGKILL);
         }
         closedir(d);
-        if (left)
-            usleep(50000);
+        while (waitpid(-1, &status, 0) > 0)
+            ;
     }
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    assert_int_equal(stray, 0);
     assert_int_equal(left, 0);
 }
 
 static int setup(void **st)
 {
     (void)st;
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    *strrchr(self, '/') = 0;                                    /* BUILD/tests */
+    snprintf(harness, sizeof harness, "%s/../harness", self);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-overlap-XXXXXX");
     return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -512,6 +548,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(rule),
+        cmocka_unit_test(cli_usage),
         cmocka_unit_test(on_equals_off),
         cmocka_unit_test(failure_falls_back),
         cmocka_unit_test(interrupt_leaves_nothing),
