@@ -164,6 +164,7 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         attr_d(t, "setup_ms", r->setup_ms);
         if (r->setup_bg_ms > 0) {
             attr_d(t, "setup_bg_ms", r->setup_bg_ms);
+            attr_d(t, "setup_bg_wall_ms", r->setup_bg_wall_ms);
             attr_d(t, "setup_wait_ms", r->setup_wait_ms);
         }
         if (r->case_ms > 0) {

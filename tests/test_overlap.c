@@ -356,8 +356,10 @@ static void on_equals_off(void **st)
     for (int i = 0; i < n; i++) {
         assert_true(off[i].r.setup_bg_ms == 0);
         made += on[i].r.setup_bg_ms > 0;
-        if (on[i].r.setup_bg_ms > 0)          /* a workload's first case */
+        if (on[i].r.setup_bg_ms > 0) {        /* a workload's first case */
             assert_true(i == 2 || i == 4);
+            assert_true(on[i].r.setup_bg_wall_ms > 0);
+        }
     }
     assert_int_equal(made, 2);
     char a[256], b[256];

@@ -60,13 +60,15 @@ struct dh_overlap;
 /* A helper state for one run (NULL out of memory: no overlap). */
 struct dh_overlap *dh_overlap_open(struct dh_wcache *wc);
 
-/* Before runs[i] (pending) goes to its worker: when a helper makes its
+/* Before runs[i] (pending) goes to its worker: when a helper made its
  * workload, wait for it (at most the case's timeout; SIGINT stops the
- * wait) and set *bg_ms to the helper's making time (0: none, or it
- * failed) and *wait_ms to the wait; then start a helper for the next
- * workload after runs[i]'s, when none is busy. */
+ * wait) and set *bg_ms to what making it cost (the helper's CPU time
+ * over its threads: about what the worker would have spent), *bg_wall_ms
+ * to how long the helper took at its priority, and *wait_ms to the wait
+ * (all 0: no helper made it, or it failed); then start a helper for the
+ * next workload after runs[i]'s, when none is busy. */
 void dh_overlap_step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
-                     double *bg_ms, double *wait_ms);
+                     double *bg_ms, double *bg_wall_ms, double *wait_ms);
 
 /* Stop a busy helper (killed, reaped, its temporary file removed) and
  * free. NULL is fine. */

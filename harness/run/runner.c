@@ -479,13 +479,14 @@ int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o
         if (u->r.status == -1) {
             /* this workload's helper done, the next one's started, before
              * the case (and its tuning) go to the worker */
-            double bg_ms = 0, wait_ms = 0;
-            dh_overlap_step(ov, runs, n, i, &bg_ms, &wait_ms);
+            double bg_ms = 0, bg_wall_ms = 0, wait_ms = 0;
+            dh_overlap_step(ov, runs, n, i, &bg_ms, &bg_wall_ms, &wait_ms);
             if (o->before && (rc = o->before(o->ctx, i, s)) != 0)
                 break;
             if (u->r.status == -1 && (rc = dh_session_run(s, &u->c, &u->r)) != 0)
                 break;
             u->r.setup_bg_ms = bg_ms;
+            u->r.setup_bg_wall_ms = bg_wall_ms;
             u->r.setup_wait_ms = wait_ms;
         }
         if (u->r.status != -1 && o->finished && o->finished(o->ctx, i))
