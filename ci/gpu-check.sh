@@ -359,7 +359,7 @@ overlap|overlap-micro|overlap-frontier)
       $H compare "$out/overlap-$suite-$1/results.xml" "$out/overlap-$suite-$2/results.xml" \
           > "$out/overlap-$suite-compare-$1-$2.txt" 2>&1
       rc=$?
-      echo "compare $suite $1 -> $2: exit $rc; $(tail -n 3 "$out/overlap-$suite-compare-$1-$2.txt" | tr '\n' ' ')" \
+      echo "compare $suite $1 -> $2: exit $rc; $(grep -E '^[0-9]+ cases|regression' "$out/overlap-$suite-compare-$1-$2.txt" | tr '\n' ' ')" \
           | tee -a "$out/overlap.txt"
     done
   done ;;
