@@ -12,6 +12,7 @@
 # Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune
 # tune-frontier frontier
 # frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
 # "all" = every one.
@@ -406,6 +407,41 @@ ab-micro|ab-frontier)
     $H compare "$out/ab-$suite-old$k/results.xml" "$out/ab-$suite-new$k/results.xml" \
         > "$out/ab-$suite-compare$k.txt" 2>&1
     tail -n 25 "$out/ab-$suite-compare$k.txt"
+  done ;;
+overlap|overlap-micro|overlap-frontier)
+  # run --overlap (the next workload's input and CPU reference made in a
+  # background process while the current one is timed): micro and
+  # frontier at $SIZE on CUDA, no, yes, no, yes, each with a cold
+  # workload and program cache (a fresh DH_CACHE_DIR); wall time, setup
+  # time and what the background made per run, then harness compare on
+  # the kernel medians: no against yes in each pair, and no against no,
+  # yes against yes (A/A: the noise the verdicts stand against)
+  suites="micro frontier"; [ "$s" != overlap ] && suites=${s#overlap-}
+  for suite in $suites; do
+    for k in 1 2; do for ov in no yes; do
+      d="$out/overlap-$suite-$ov$k"
+      rm -rf "$d" "$d.cache"; mkdir -p "$d.cache"
+      log "overlap $suite: --overlap $ov ($k), cold cache"
+      t0=$(date +%s.%N)
+      DH_CACHE_DIR="$d.cache" timeout 280 $H run --suite "$suite" --size "${SIZE:-medium}" \
+          --backend cuda --reps "${REPS:-10}" --overlap $ov --out "$d" ${SUITE_ARGS:-} \
+          > "$d.txt" 2> "$d.progress.txt"
+      rc=$?
+      wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+      setup=$(grep -o 'setup_ms="[^"]*"' "$d/results.xml" 2>/dev/null | tr -dc '0-9.\n' \
+              | awk '{s += $1} END {printf "%.2f", s / 1000}')
+      echo "overlap $suite $ov$k: exit $rc, wall $wall s, setup in the cases $setup s;" \
+           "$(grep '^harness: overlap' "$d.progress.txt" | tail -1)" | tee -a "$out/overlap.txt"
+      rm -rf "$d.cache"
+    done; done
+    for pair in "no1 yes1" "no2 yes2" "no1 no2" "yes1 yes2"; do
+      set -- $pair
+      $H compare "$out/overlap-$suite-$1/results.xml" "$out/overlap-$suite-$2/results.xml" \
+          > "$out/overlap-$suite-compare-$1-$2.txt" 2>&1
+      rc=$?
+      echo "compare $suite $1 -> $2: exit $rc; $(grep -E '^[0-9]+ cases|regression' "$out/overlap-$suite-compare-$1-$2.txt" | tr '\n' ' ')" \
+          | tee -a "$out/overlap.txt"
+    done
   done ;;
 *) log "unknown step $s" ;;
 esac

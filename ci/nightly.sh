@@ -10,6 +10,9 @@
 #   REPS          timed repetitions per case (default: 20; compare needs >= 10)
 #   BACKEND       harness run --backend (default: opencl)
 #   RUN_ARGS      more `harness run` options, e.g. "--device 1"
+#   OVERLAP       yes | no | auto: harness run --overlap, the next
+#                 workload's input and CPU reference made in the background
+#                 while the current one is timed (default: the harness's, no)
 #   COMPARE_ARGS  more `harness compare` options, e.g. "--threshold 8"
 #   OUT           output folder (default: results/nightly/<UTC time>)
 #   BASELINE_DIR  the baseline store (default: $DH_BASELINE_DIR, else
@@ -52,9 +55,10 @@ fi
 # ---- run each suite; a wrong result (exit 1) is judged by compare below ----
 inputs=()
 for s in ${SUITES//,/ }; do
-  say "run --suite $s --size $SIZE --reps $REPS --backend $BACKEND $RUN_ARGS"
+  say "run --suite $s --size $SIZE --reps $REPS --backend $BACKEND${OVERLAP:+ --overlap $OVERLAP} ${RUN_ARGS:-}"
   # shellcheck disable=SC2086  # RUN_ARGS is a list of options
-  "$H" run --suite "$s" --size "$SIZE" --reps "$REPS" --backend "$BACKEND" ${RUN_ARGS:-} \
+  "$H" run --suite "$s" --size "$SIZE" --reps "$REPS" --backend "$BACKEND" \
+      ${OVERLAP:+--overlap "$OVERLAP"} ${RUN_ARGS:-} \
       --out "$OUT/run-$s" >"$OUT/run-$s.log" 2>&1
   rc=$?
   case $rc in

@@ -120,6 +120,12 @@ struct dh_result {
      * model's pricing, the counters' pass, a gpu_tdr case's remap
      * overhead runs; setup_ms and build_ms above */
     double case_ms, bbv_ms, measure_ms, model_ms, counters_ms, remap_ms;
+    /* `run --overlap` (harness/run/overlap.h), on a workload's first
+     * case: what making its host data in the background cost (the
+     * helper's CPU time over its threads; 0: no helper made them), the
+     * helper's wall time (at nice 19, beside the timing) and how long the
+     * runner waited for it */
+    double setup_bg_ms, setup_bg_wall_ms, setup_wait_ms;
     int rotate;
     int n;                        /* timed samples */
     int n_host;                   /* host samples, the first n_host repetitions'

@@ -201,6 +201,9 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
             c->warmup = iprop(e, "warmup", 0);
             r->rotate = iprop(e, "rotate", 1);
             r->setup_ms = dprop(e, "setup_ms", 0);
+            r->setup_bg_ms = dprop(e, "setup_bg_ms", 0);
+            r->setup_bg_wall_ms = dprop(e, "setup_bg_wall_ms", 0);
+            r->setup_wait_ms = dprop(e, "setup_wait_ms", 0);
             r->case_ms = dprop(e, "case_ms", 0);
             r->bbv_ms = dprop(e, "bbv_ms", 0);
             r->measure_ms = dprop(e, "measure_ms", 0);

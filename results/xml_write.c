@@ -162,6 +162,11 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         attr(t, "warmup", "%d", c->warmup);
         attr(t, "rotate", "%d", r->rotate);
         attr_d(t, "setup_ms", r->setup_ms);
+        if (r->setup_bg_ms > 0) {
+            attr_d(t, "setup_bg_ms", r->setup_bg_ms);
+            attr_d(t, "setup_bg_wall_ms", r->setup_bg_wall_ms);
+            attr_d(t, "setup_wait_ms", r->setup_wait_ms);
+        }
         if (r->case_ms > 0) {
             attr_d(t, "case_ms", r->case_ms);
             attr_d(t, "bbv_ms", r->bbv_ms);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "overlap.h"
 #include "worker.h"
 
 static volatile sig_atomic_t interrupted;
@@ -475,18 +476,28 @@ int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o
     struct dh_session *s = dh_session_open(o);
     if (!s)
         return -DH_E_RESOURCES;
+    struct dh_overlap *ov = o->overlap && o->isolate && o->wcache ? dh_overlap_open(o->wcache)
+                                                                   : NULL;
     int rc = 0;
     for (int i = 0; i < n; i++) {
         struct dh_run *u = &runs[i];
         if (u->r.status == -1) {
+            /* this workload's helper done, the next one's started, before
+             * the case (and its tuning) go to the worker */
+            double bg_ms = 0, bg_wall_ms = 0, wait_ms = 0;
+            dh_overlap_step(ov, runs, n, i, &bg_ms, &bg_wall_ms, &wait_ms);
             if (o->before && (rc = o->before(o->ctx, i, s)) != 0)
                 break;
             if (u->r.status == -1 && (rc = dh_session_run(s, &u->c, &u->r)) != 0)
                 break;
+            u->r.setup_bg_ms = bg_ms;
+            u->r.setup_bg_wall_ms = bg_wall_ms;
+            u->r.setup_wait_ms = wait_ms;
         }
         if (u->r.status != -1 && o->finished && o->finished(o->ctx, i))
             break;
     }
+    dh_overlap_close(ov);
     dh_session_close(s);
     if (interrupted || rc == -DH_E_INTERRUPTED) {
         for (int j = 0; j < n; j++)

@@ -25,6 +25,9 @@ struct dh_runner_opts {
     int isolate;                /* 1 = worker processes (default) */
     const char *dump_dir;
     struct dh_wcache *wcache;   /* the workload cache (wcache.h); NULL: none */
+    int overlap;                /* 1: the next workload's host data made in the
+                                   background while this one is timed
+                                   (overlap.h); needs isolate and wcache */
     /* (optional) called before a pending run; may run other cases on the
      * session (tuning) and change the run's tunables; nonzero stops */
     int (*before)(void *ctx, int index, struct dh_session *s);

@@ -220,15 +220,15 @@ int dh__wcache_host_load(struct dh_worker *w, const struct dh_case *c,
     return 1;
 }
 
-void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
+int dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
                           const struct dh_store_key *k, void *state)
 {
     if (!w->wcache)
-        return;
+        return 1;
     struct dh_kpart parts[2 * DH_KIT_MAXBUF];
     int n;
     if (dh_kit_host_parts(state, parts, &n))
-        return;                               /* priv data: not storable */
+        return 1;                             /* priv data: not storable */
     uint64_t head[1 + 2 * DH_KIT_MAXBUF];
     uint64_t total = (uint64_t)(n + 1) * 8;
     head[0] = (uint64_t)n;
@@ -244,7 +244,7 @@ void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
                             sizeof why, &e);
     if (rc > 0) {
         note_large(w, label, why);
-        return;
+        return 1;
     }
     if (!rc)
         rc = dh_store_write(&wr, head, (size_t)(n + 1) * 8, &e);
@@ -254,6 +254,7 @@ void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
         rc = dh_store_commit(&wr, &e);
     if (rc)
         note_write(w, e.msg);
+    return rc ? -1 : 0;
 }
 
 /* ---- BBVs ---- */

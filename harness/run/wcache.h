@@ -69,8 +69,10 @@ int dh__wcache_workload_key(const struct dh_case *c, struct dh_store_key *k);
  * and removed). */
 int dh__wcache_host_load(struct dh_worker *w, const struct dh_case *c,
                          const struct dh_store_key *k, void **state);
-/* Store the host data just made (when the benchmark's are storable). */
-void dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
+/* Store the host data just made (when the benchmark's are storable): 0
+ * stored, 1 not storable (the benchmark's own priv data) or larger than
+ * the limit, -1 the write failed (warned once). */
+int dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
                           const struct dh_store_key *k, void *state);
 /* The BBV key: the workload key, the profiling build's source and
  * options, the backend, device and driver. */
