@@ -2,268 +2,15 @@
  * the calls that bind parameter ids, found in a kernel's source; see
  * sass.h. */
 #include "sass.h"
+#include "sass_macros.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- markers in the source ---- */
-
-struct macro {
-    char name[64];
-    char params[8][32];
-    int n_params;                 /* -1: object-like */
-    char *body;
-};
-struct macros {
-    struct macro *v;
-    int n, cap;
-};
-
-static void macros_free(struct macros *ms)
-{
-    for (int i = 0; i < ms->n; i++)
-        free(ms->v[i].body);
-    free(ms->v);
-}
-
-static struct macro *macro_find(const struct macros *ms, const char *name, size_t len)
-{
-    for (int i = ms->n - 1; i >= 0; i--)       /* the latest definition */
-        if (strlen(ms->v[i].name) == len && !strncmp(ms->v[i].name, name, len))
-            return &ms->v[i];
-    return NULL;
-}
-
-static int macro_add(struct macros *ms, const char *name, size_t nlen, int n_params,
-                     char params[][32], const char *body)
-{
-    if (ms->n == ms->cap) {
-        int cap = ms->cap ? 2 * ms->cap : 256;
-        struct macro *v = realloc(ms->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        ms->v = v;
-        ms->cap = cap;
-    }
-    struct macro *m = &ms->v[ms->n];
-    memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%.*s", (int)(nlen < 63 ? nlen : 63), name);
-    m->n_params = n_params;
-    for (int i = 0; i < n_params && i < 8; i++)
-        snprintf(m->params[i], sizeof m->params[i], "%s", params[i]);
-    if (!(m->body = strdup(body)))
-        return -1;
-    ms->n++;
-    return 0;
-}
-
-/* A small integer expression: + - * / % ( ) unary -, numbers, names
- * (object-like macros, evaluated in turn). 0 when it evaluates. */
-struct ev {
-    const char *p;
-    const struct macros *ms;
-    int depth;                    /* macro nesting */
-    int nest;                     /* parentheses and unary minus */
-    int bad;
-};
-static long ev_sum(struct ev *e);
-
-static void ev_ws(struct ev *e)
-{
-    while (isspace((unsigned char)*e->p))
-        e->p++;
-}
-
-/* `text` without the names of macros defined empty (DH_BBV_PASS in a
- * timed build) */
-static void drop_empty_macros(const char *text, const struct macros *ms, char *out, size_t len)
-{
-    size_t o = 0;
-    for (const char *p = text; *p && o + 1 < len;) {
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *s = p;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                p++;
-            const struct macro *m = macro_find(ms, s, (size_t)(p - s));
-            int empty = m && m->n_params < 0 && !m->body[strspn(m->body, " \t")];
-            for (const char *t = s; !empty && t < p && o + 1 < len; t++)
-                out[o++] = *t;
-            continue;
-        }
-        out[o++] = *p++;
-    }
-    out[o] = 0;
-}
-
-static int eval_text(const char *text, const struct macros *ms, int depth, long *out)
-{
-    char clean[512];
-    drop_empty_macros(text, ms, clean, sizeof clean);
-    struct ev e = {clean, ms, depth, 0, 0};
-    long v = ev_sum(&e);
-    ev_ws(&e);
-    if (e.bad || *e.p)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* Source text is data: an overflow, a division by zero or nesting past
- * 64 levels makes the expression not evaluate, never a signal. */
-static long ev_atom(struct ev *e)
-{
-    ev_ws(e);
-    if (e->bad || e->nest > 64) {
-        e->bad = 1;
-        return 0;
-    }
-    if (*e->p == '(') {
-        e->p++;
-        e->nest++;
-        long v = ev_sum(e);
-        e->nest--;
-        ev_ws(e);
-        if (*e->p != ')')
-            e->bad = 1;
-        else
-            e->p++;
-        return v;
-    }
-    if (*e->p == '-') {
-        e->p++;
-        e->nest++;
-        long v = ev_atom(e);
-        e->nest--;
-        if (v == LONG_MIN)
-            e->bad = 1;
-        return e->bad ? 0 : -v;
-    }
-    if (isdigit((unsigned char)*e->p)) {
-        char *end;
-        errno = 0;
-        long v = strtol(e->p, &end, 0);
-        if (errno == ERANGE)
-            e->bad = 1;
-        while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-            end++;
-        if (*end == '.' || isalpha((unsigned char)*end))
-            e->bad = 1;                    /* a float, say */
-        e->p = end;
-        return v;
-    }
-    if (isalpha((unsigned char)*e->p) || *e->p == '_') {
-        const char *s = e->p;
-        while (isalnum((unsigned char)*e->p) || *e->p == '_')
-            e->p++;
-        const struct macro *m = macro_find(e->ms, s, (size_t)(e->p - s));
-        long v = 0;
-        if (!m || m->n_params >= 0 || e->depth > 16 || eval_text(m->body, e->ms, e->depth + 1, &v))
-            e->bad = 1;
-        return v;
-    }
-    e->bad = 1;
-    return 0;
-}
-
-static long ev_prod(struct ev *e)
-{
-    long v = ev_atom(e);
-    for (;;) {
-        ev_ws(e);
-        char c = *e->p;
-        if (c != '*' && c != '/' && c != '%')
-            return v;
-        e->p++;
-        long r = ev_atom(e);
-        if (e->bad)
-            return 0;
-        if (c == '*') {
-            if (__builtin_mul_overflow(v, r, &v))
-                e->bad = 1;
-        } else if (r == 0 || (v == LONG_MIN && r == -1)) {
-            e->bad = 1;
-        } else {
-            v = c == '/' ? v / r : v % r;
-        }
-    }
-}
-
-static long ev_sum(struct ev *e)
-{
-    long v = ev_prod(e);
-    for (;;) {
-        ev_ws(e);
-        char c = *e->p;
-        if (c != '+' && c != '-')
-            return v;
-        e->p++;
-        long r = ev_prod(e);
-        if (e->bad)
-            return 0;
-        if (c == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
-            e->bad = 1;
-    }
-}
-
-/* The arguments of a call whose '(' is at *p: up to 8, each copied
- * into args[i]; *p moves past the ')'. The count, or -1. */
-static int split_args(const char **p, char args[][256])
-{
-    const char *q = *p + 1;
-    int depth = 0, n = 0;
-    size_t k = 0;
-    for (; *q; q++) {
-        if (*q == '(')
-            depth++;
-        else if (*q == ')' && depth-- == 0)
-            break;
-        if (*q == ',' && depth == 0) {
-            if (n < 8)
-                args[n][k < 255 ? k : 255] = 0;
-            n++;
-            k = 0;
-            continue;
-        }
-        if (n < 8 && k < 255)
-            args[n][k++] = *q;
-    }
-    if (*q != ')')
-        return -1;
-    if (n < 8)
-        args[n][k < 255 ? k : 255] = 0;
-    *p = q + 1;
-    return n + 1;
-}
-
-/* Replace whole-word params by args in text (into out). */
-static void substitute(const char *text, const struct macro *m, char args[][256], int n_args,
-                       char *out, size_t len)
-{
-    size_t o = 0;
-    const char *p = text;
-    while (*p && o + 1 < len) {
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *s = p;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                p++;
-            size_t k = (size_t)(p - s);
-            const char *rep = NULL;
-            for (int i = 0; i < m->n_params && i < n_args; i++)
-                if (strlen(m->params[i]) == k && !strncmp(m->params[i], s, k))
-                    rep = args[i];
-            int w = rep ? snprintf(out + o, len - o, "(%s)", rep)
-                        : snprintf(out + o, len - o, "%.*s", (int)k, s);
-            o += w > 0 ? (size_t)w : 0;
-            continue;
-        }
-        out[o++] = *p++;
-    }
-    out[o < len ? o : len - 1] = 0;
-}
 
 struct scan {
     struct dh_bb_markers *m;
@@ -302,7 +49,7 @@ static int param_id(const struct scan *sc, const char *text, int *param, long *o
             char *cp = strchr(rest, ')');
             if (cp && !strchr(rest, '('))
                 *cp = ' ';
-            if (eval_text(rest, &sc->ms, 0, offset))
+            if (dh__eval_text(rest, &sc->ms, 0, offset))
                 return 0;
             *param = i;
             return 1;
@@ -382,12 +129,12 @@ static int markers_in(struct scan *sc, const char *text)
             continue;
         }
         char args[8][256];
-        int n = split_args(&r, args);
+        int n = dh__split_args(&r, args);
         if (n < 1)
             return 0;
         long id = 0, count = -1;
-        int ok = !eval_text(args[0], &sc->ms, 0, &id);
-        if (n_form && (n < 2 || eval_text(args[1], &sc->ms, 0, &count) || count < 1))
+        int ok = !dh__eval_text(args[0], &sc->ms, 0, &id);
+        if (n_form && (n < 2 || dh__eval_text(args[1], &sc->ms, 0, &count) || count < 1))
             count = -1;
         if (marker_add(sc, id, n_form, count, args[0], ok))
             return -1;
@@ -444,7 +191,7 @@ static int for_loop(struct scan *sc, const char *code)
     if (!var[0])
         return 0;
     long a, b, st;
-    if (eval_text(eq + 1, &sc->ms, 0, &a))
+    if (dh__eval_text(eq + 1, &sc->ms, 0, &a))
         return 0;
     /* cond: v OP B */
     while (*cond == ' ')
@@ -459,7 +206,7 @@ static int for_loop(struct scan *sc, const char *code)
     if (cond[1] == '=')
         op[1] = '=';
     cond += strlen(op);
-    if (eval_text(cond, &sc->ms, 0, &b))
+    if (dh__eval_text(cond, &sc->ms, 0, &b))
         return 0;
     /* step */
     char sb[128];
@@ -476,7 +223,7 @@ static int for_loop(struct scan *sc, const char *code)
     else if (!strcmp(sb, dec) || (sb[0] == '-' && sb[1] == '-' && !strcmp(sb + 2, var)))
         st = -1;
     else if (!strncmp(sb, var, vl) && (sb[vl] == '+' || sb[vl] == '-') && sb[vl + 1] == '=') {
-        if (eval_text(sb + vl + 2, &sc->ms, 0, &st) || st == 0)
+        if (dh__eval_text(sb + vl + 2, &sc->ms, 0, &st) || st == 0)
             return 0;
         if (sb[vl] == '-')
             st = -st;
@@ -544,7 +291,7 @@ static void function_header(struct scan *sc)
     if (sc->n_fns < sc->cap_fns)
         snprintf(sc->fns[sc->n_fns++], sizeof sc->fns[0], "%s", sc->fn);
     char args[8][256];
-    int n = split_args(&p, args);
+    int n = dh__split_args(&p, args);
     for (int i = 0; i < n && i < 8; i++) {
         /* the last identifier that is not a macro (DH_BBV_FARGS, ...) */
         char last[32] = "";
@@ -556,7 +303,7 @@ static void function_header(struct scan *sc)
             const char *t = q;
             while (isalnum((unsigned char)*q) || *q == '_')
                 q++;
-            if (!macro_find(&sc->ms, t, (size_t)(q - t)))
+            if (!dh__macro_find(&sc->ms, t, (size_t)(q - t)))
                 snprintf(last, sizeof last, "%.*s", (int)(q - t < 31 ? q - t : 31), t);
         }
         snprintf(sc->fn_param[sc->fn_nparam++], sizeof sc->fn_param[0], "%s", last);
@@ -591,7 +338,7 @@ static int calls_in(struct scan *sc, const char *code, const char *rest)
                 *b = ' ';
         const char *r = buf;
         char args[8][256];
-        int na = split_args(&r, args);
+        int na = dh__split_args(&r, args);
         if (na < 1)
             continue;
         if (m->n_calls == m->cap_calls) {
@@ -609,7 +356,7 @@ static int calls_in(struct scan *sc, const char *code, const char *rest)
         snprintf(c->caller, sizeof c->caller, "%s", sc->fn);
         for (int i = 0; i < 8; i++) {
             long v;
-            c->args[i] = i < na && !eval_text(args[i], &sc->ms, 0, &v) ? v : LONG_MIN;
+            c->args[i] = i < na && !dh__eval_text(args[i], &sc->ms, 0, &v) ? v : LONG_MIN;
             c->arg_param[i] = -1;
             c->arg_off[i] = 0;
             if (c->args[i] == LONG_MIN && i < na)
@@ -692,7 +439,7 @@ static int code_line(struct scan *sc, const char *code, const char *rest)
         const char *s = p;
         while (isalnum((unsigned char)*p) || *p == '_')
             p++;
-        const struct macro *mac = macro_find(&sc->ms, s, (size_t)(p - s));
+        const struct macro *mac = dh__macro_find(&sc->ms, s, (size_t)(p - s));
         if (!mac || mac->n_params < 0 || !strstr(mac->body, "DH_BB"))
             continue;
         const char *r = p;
@@ -701,11 +448,11 @@ static int code_line(struct scan *sc, const char *code, const char *rest)
         if (*r != '(')
             continue;
         char args[8][256];
-        int n = split_args(&r, args);
+        int n = dh__split_args(&r, args);
         if (n < 0)
             continue;
         char body[4096];
-        substitute(mac->body, mac, args, n, body, sizeof body);
+        dh__substitute(mac->body, mac, args, n, body, sizeof body);
         if (markers_in(sc, body))
             return -1;
         p = r;
@@ -770,7 +517,7 @@ static int define_line(struct scan *sc, const char *d)
     }
     while (*d == ' ' || *d == '\t')
         d++;
-    return macro_add(&sc->ms, s, nlen, np, params, d);
+    return dh__macro_add(&sc->ms, s, nlen, np, params, d);
 }
 
 /* the -D NAME[=VALUE] options */
@@ -792,7 +539,7 @@ static int option_defines(struct scan *sc, const char *options)
             snprintf(val, sizeof val, "%.*s", (int)(k < 127 ? k : 127), p);
             p += k;
         }
-        if (n && macro_add(&sc->ms, s, n, -1, NULL, val))
+        if (n && dh__macro_add(&sc->ms, s, n, -1, NULL, val))
             return -1;
     }
     return 0;
@@ -896,7 +643,7 @@ int dh_bb_markers_scan(const char *source, const char *options, struct dh_bb_mar
     }
     free(logical);
     free(sc.fns);
-    macros_free(&sc.ms);
+    dh__macros_free(&sc.ms);
     /* a region left open (no closing brace seen) runs to its file's end */
     for (int i = 0; i < m->n; i++)
         if (m->v[i].last < m->v[i].line)
