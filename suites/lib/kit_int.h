@@ -1,6 +1,6 @@
-/* kit_int.h — what kit.c, kit_move.c, kit_verify.c and kit_presort.c share
- * inside the kit: the case on the device and cpu_tdr's host work. Not for
- * benchmarks (kit.h is theirs). */
+/* kit_int.h — what kit.c, kit_device.c, kit_move.c, kit_verify.c and
+ * kit_presort.c share inside the kit: the case on the device and cpu_tdr's
+ * host work. Not for benchmarks (kit.h is theirs). */
 #ifndef DH_KIT_INT_H
 #define DH_KIT_INT_H
 
@@ -67,6 +67,11 @@ static inline void *dh__kit_case_array(void **slot, size_t bytes)
 const struct dh_kentry *dh__kit_entry(const struct dh_kit *k, const struct dh_case *c);
 const struct dh_kentry *dh__kit_entry_named(const struct dh_kit *k, const char *variant);
 int dh__kit_in_list(const char *list, const char *word);
+/* a parameter's text, or its declared default; whether case c is cpu_tdr
+ * with mech=rr; whether buffer b is one `variant` uses (kit.c) */
+const char *dh__kit_text(const struct dh_case *c, const char *name);
+int dh__kit_is_rr(const struct dh_case *c);
+int dh__kit_used_by(const struct dh_kbuf *b, const char *variant);
 
 /* element k of item i of a per-item buffer is at k * items + i: move the
  * buffer's columns into the order perm gives (back = 0: dst[j] = src[perm[j]])
