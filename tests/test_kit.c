@@ -1,46 +1,15 @@
-/* test_kit.c — the declared-benchmark model (suites/lib/kit.h) and users'
- * descriptors (suites/lib/descriptor.h): derived buffers, dlt and rr,
- * poison, a host-compiled reference without OpenCL, bad descriptors. */
+/* test_kit.c — the declared-benchmark model (suites/lib/kit.h): derived
+ * buffers, dlt and rr, poison, the remap overhead, the execution's
+ * profiling and upload reuse. Users' descriptors are test_descriptor.c's. */
 #include <math.h>
-#include <sys/wait.h>
 #include <omp.h>
 #include <unistd.h>
 
+#include "kitcase.h"
 #include "testutil.h"
 #include "../harness/run/runner.h"
-#include "../suites/lib/descriptor.h"
 #include "../suites/lib/kit.h"
 #include "../tuning/tuning.h"
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* a branch_sum descriptor at path: reference attributes `ref`, more
- * elements `tail` (after the tunables); 0, or -1 without the cwd */
-static int write_branch_sum(const char *path, const char *ref, const char *tail)
-{
-    char cwd[1024], text[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        return -1;
-    snprintf(text, sizeof text,
-             "<divharness-kernel version=\"2\">\n"
-             "<kernel name=\"k\" file=\"%s/tuning/examples/branch_sum.k\" items=\"1024\"/>\n"
-             "<buffer name=\"x\" type=\"float\" count=\"items\" role=\"in\"/>\n"
-             "<buffer name=\"mode\" type=\"int\" count=\"items\" role=\"in\"/>\n"
-             "<buffer name=\"y\" type=\"float\" count=\"items\" role=\"out\"/>\n"
-             "<entry variant=\"baseline\" name=\"branch_sum\" args=\"x mode y items\"/>\n"
-             "<reference entry=\"branch_sum_ref\"%s/>\n"
-             "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
-             "<tunable name=\"UNROLL\" values=\"1\" default=\"1\"/>\n"
-             "%s</divharness-kernel>\n", cwd, ref, tail);
-    write_text(path, text);
-    return 0;
-}
 
 /* ---- a small declared benchmark: y[i] = a[i] * 2 + b[k*n+i] (two columns) ---- */
 static const char test_src[] =
@@ -176,27 +145,6 @@ static const struct dh_bench obench = {
     .suite = "test", .name = "kit_own", .summary = "test", .source = test_src,
     .params = tparams, .variants = "baseline,melded", DH_KIT(okit),
 };
-
-static void kcase(struct dh_case *c, const struct dh_bench *b, const char *variant,
-                  const char *mech)
-{
-    memset(c, 0, sizeof *c);
-    c->bench = b;
-    snprintf(c->suite, sizeof c->suite, "%s", b->suite);
-    snprintf(c->bench_name, sizeof c->bench_name, "%s", b->name);
-    snprintf(c->variant, sizeof c->variant, "%s", variant);
-    snprintf(c->backend, sizeof c->backend, "opencl");
-    snprintf(c->size, sizeof c->size, "small");
-    c->reps = 3;
-    c->warmup = 1;
-    c->timeout_s = 120;
-    dh_pset_put(&c->params, "wg", "64", 64, DH_P_TUNABLE);
-    if (mech) {
-        dh_pset_put(&c->params, "mech", mech, 0, DH_P_CHOICE);
-        dh_pset_put(&c->params, "regroup", "key", 0, DH_P_CHOICE);
-    }
-    dh_case_identity(c);
-}
 
 /* derived parts without a device: counts, memory, constraints, defines */
 static void derived(void **st)
@@ -670,191 +618,6 @@ static void presort_on_device(void **st)
     dh_session_close(s);
 }
 
-/* a descriptor's reference compiled for the host: no OpenCL at all */
-static void host_reference(void **st)
-{
-    (void)st;
-    const struct dh_bench *b;
-    struct dh_err e = {0};
-    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e), 0);
-    assert_string_equal(b->variants, "baseline,cpu_tdr,melded");
-    struct dh_case c;
-    kcase(&c, b, "baseline", NULL);
-    void *state = NULL;
-    int rc = dh_kit_setup(&c, &state, &e);
-    if (rc)
-        fprintf(stderr, "%s\n", e.msg);
-    assert_int_equal(rc, 0);
-    struct dh_khost *h = state;
-    const float *x = h->data[0], *y = h->want[2];
-    const int *mode = h->data[1];
-    long n = h->items;
-    for (long i = 0; i < n; i += 997) {          /* the plain-C rule, independently */
-        float s = 0.0f;
-        int m = mode[i] % 3;
-        if (m == 0)
-            for (int k = 0; k < 64; k++) s = s + x[(i + k) % n];
-        else if (m == 1)
-            for (int k = 0; k < 32; k++) s = s - x[(i + k) % n];
-        else
-            s = x[i] * 2.0f;
-        assert_float_equal(y[i], s, 1e-6);
-    }
-    /* the branch keys: mode % 3, three paths */
-    int *key = malloc((size_t)n * sizeof *key);
-    const double *cost = NULL;
-    assert_int_equal(h->kit->branch(h, 0, key, &cost), 3);
-    for (long i = 0; i < n; i += 101)
-        assert_int_equal(key[i], mode[i] % 3);
-    assert_int_equal(h->kit->branch(h, 1, key, &cost), 0);
-    free(key);
-    dh_kit_release(state);
-    /* the version-1 example is still read, its reference now on the host too */
-    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum-v1.xml", NULL, &b, &e), 0);
-    assert_string_equal(b->variants, "baseline");
-    kcase(&c, b, "baseline", NULL);
-    assert_int_equal(dh_kit_setup(&c, &state, &e), 0);
-    dh_kit_release(state);
-}
-
-/* A machine without OpenCL (the loader finds no platform): the host
- * reference still runs; a device reference says which and how to fix it.
- * In a child process: the OpenCL loader reads OCL_ICD_VENDORS once. */
-static int without_opencl(void)
-{
-    setenv("OCL_ICD_VENDORS", "/nonexistent-dh-test", 1);
-    const struct dh_bench *b;
-    struct dh_err e = {0};
-    struct dh_case c;
-    void *state = NULL;
-    if (dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e))
-        return 1;
-    kcase(&c, b, "baseline", NULL);
-    if (dh_kit_setup(&c, &state, &e)) {
-        fprintf(stderr, "host reference without OpenCL: %s\n", e.msg);
-        return 2;
-    }
-    dh_kit_release(state);
-    if (write_branch_sum("/tmp/dh-kit-dev.xml", " on=\"device\"", ""))
-        return 3;
-    if (dh_ukernel_load("/tmp/dh-kit-dev.xml", NULL, &b, &e))
-        return 4;
-    kcase(&c, b, "baseline", NULL);
-    int rc = dh_kit_setup(&c, &state, &e);
-    if (rc != -DH_E_UNAVAILABLE || !strstr(e.msg, "pocl-opencl-icd") || !strstr(e.msg, "on=\"host\"")) {
-        fprintf(stderr, "device reference without OpenCL: %d %s\n", rc, e.msg);
-        return 5;
-    }
-    return 0;
-}
-
-static void no_opencl(void **st)
-{
-    (void)st;
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0)
-        _exit(without_opencl());
-    int status = 0;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-}
-
-/* each class of bad descriptor: a clear message and the right code */
-/* The tuning journal's key covers the whole descriptor: a fixed
- * descriptor is not shown the broken one's statuses (the key was the
- * kernel text and the case's name only). */
-static void journal_key(void **st)
-{
-    (void)st;
-    char keys[3][17], tail[64];
-    const char *tol[] = {"1e-5", "0.5", "1e-5"};
-    for (int k = 0; k < 3; k++) {
-        snprintf(tail, sizeof tail, "<verify tolerance=\"%s\"/>\n", tol[k]);
-        assert_int_equal(write_branch_sum("/tmp/dh-kit-key.xml", "", tail), 0);
-        const struct dh_bench *b;
-        struct dh_err e = {0};
-        assert_int_equal(dh_ukernel_load("/tmp/dh-kit-key.xml", NULL, &b, &e), 0);
-        struct dh_case c;
-        kcase(&c, b, "baseline", NULL);
-        dh_tune_eval_key(&c, NULL, keys[k]);
-    }
-    assert_string_not_equal(keys[0], keys[1]);     /* another tolerance, another key */
-    assert_string_equal(keys[0], keys[2]);         /* the same descriptor, the same key */
-    unlink("/tmp/dh-kit-key.xml");
-}
-
-static void bad_descriptors(void **st)
-{
-    (void)st;
-    const struct dh_bench *b;
-    struct dh_err e = {0};
-    assert_int_equal(dh_ukernel_load("/tmp/dh-no-such.xml", NULL, &b, &e), -DH_E_IO);
-    assert_non_null(strstr(e.msg, "cannot read descriptor"));
-    static const struct { const char *buf, *entry, *want; } cases[] = {
-        /* a bad expression */
-        {"<buffer name=\"y\" type=\"float\" count=\"n +\" role=\"out\"/>", "y", "count"},
-        /* zero and enormous counts */
-        {"<buffer name=\"y\" type=\"float\" count=\"n - n\" role=\"out\"/>", "y", "must be 1"},
-        {"<buffer name=\"y\" type=\"float\" count=\"n * 1000000000000\" role=\"out\"/>", "y",
-         "must be 1"},
-        {"<buffer name=\"y\" type=\"float\" count=\"9223372036854775807 * 2\" role=\"out\"/>", "y",
-         "overflow"},
-        /* an unknown buffer in the arguments */
-        {"<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\"/>", "nosuch", "nosuch"},
-    };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char text[2048];
-        snprintf(text, sizeof text,
-                 "<divharness-kernel version=\"2\">\n"
-                 "<kernel name=\"k\" file=\"k.k\" items=\"n\"/>\n"
-                 "<size name=\"small\" set=\"n=1024\"/>\n%s\n"
-                 "<entry variant=\"baseline\" name=\"k\" args=\"%s\"/>\n"
-                 "<reference entry=\"k\"/>\n"
-                 "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
-                 "</divharness-kernel>\n", cases[k].buf, cases[k].entry);
-        write_text("/tmp/dh-kit-bad.xml", text);
-        memset(&e, 0, sizeof e);
-        assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
-        if (!strstr(e.msg, cases[k].want))
-            fprintf(stderr, "case %zu: %s\n", k, e.msg);
-        assert_non_null(strstr(e.msg, cases[k].want));
-    }
-    /* a wrong version */
-    write_text("/tmp/dh-kit-bad.xml", "<divharness-kernel version=\"3\"/>\n");
-    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
-    assert_non_null(strstr(e.msg, "version 1 or 2"));
-    /* a wg of 0 */
-    write_text("/tmp/dh-kit-bad.xml",
-               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"k.k\" items=\"64\"/>\n"
-               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
-               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
-               "<tunable name=\"wg\" values=\"0,64\" default=\"64\"/></divharness-kernel>\n");
-    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
-    assert_non_null(strstr(e.msg, "at least 1"));
-    /* a reference that does not compile on the host names the compiler's complaint */
-    write_text("/tmp/dh-kit-k.k", "DH_KERNEL void k(DH_GLOBAL float *y) { y[dh_gid()] = nosuch; }\n");
-    write_text("/tmp/dh-kit-bad.xml",
-               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"dh-kit-k.k\" items=\"64\"/>\n"
-               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
-               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
-               "<tunable name=\"wg\" values=\"64\" default=\"64\"/></divharness-kernel>\n");
-    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), 0);
-    struct dh_case c;
-    kcase(&c, b, "baseline", NULL);
-    void *state = NULL;
-    assert_int_equal(dh_kit_setup(&c, &state, &e), -DH_E_BUILD);
-    assert_non_null(strstr(e.msg, "nosuch"));
-    /* a reference with a barrier: refused with the fix */
-    write_text("/tmp/dh-kit-k.k", "DH_KERNEL void k(DH_GLOBAL float *y) { dh_barrier(); y[dh_gid()] = 1.0f; }\n");
-    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), 0);
-    kcase(&c, b, "baseline", NULL);
-    assert_int_equal(dh_kit_setup(&c, &state, &e), -DH_E_BUILD);
-    assert_non_null(strstr(e.msg, "barriers"));
-}
-
 /* A profiling pass through dh_exec_launch against a backend that counts
  * its calls: launches with no ms (outside kernel_ms) run uncounted, the
  * pass counts at most profile_max launches and tallies the rest, and a
@@ -1000,9 +763,7 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
-        cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
         cmocka_unit_test(presort), cmocka_unit_test(presort_on_device), cmocka_unit_test(unset_choice_default),
         cmocka_unit_test(micro_multi), cmocka_unit_test(reuse_uploads_nothing_held),
     };
