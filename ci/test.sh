@@ -34,16 +34,17 @@ san=${build}-san
 if make -s BUILD="$san" NO_CUDA=1 \
      EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
      LDFLAGS_EXTRA="-fsanitize=address,undefined" unit-tests >/dev/null; then
-  for t in stats params ceiling xml compare measure report export mc_table shard sass stream hostwork; do
+  for t in stats params ceiling xml compare measure report export mc_table shard sass stream hostwork \
+           bbv_model; do
     run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
   done
-  # the study's matrix and report; its command and device tests are SKIPPED here
+  # the study's matrix and report (its command, test_study_cmd, needs the binary)
   run_one "test_study (asan+ubsan)" "$san/tests/test_study" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
-  # the model and the regroupings; their device test is SKIPPED here
+  # the regroupings (the model is test_bbv_model, above); their device test is SKIPPED here
   run_one "test_bbv (asan+ubsan)" "$san/tests/test_bbv" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
-  # the workload cache's store, keys and host data; its runs are SKIPPED here
+  # the workload cache's store, keys and host data (its runs: test_wcache_runs)
   run_one "test_wcache (asan+ubsan)" "$san/tests/test_wcache" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
 else

@@ -1,7 +1,8 @@
-/* test_bbv.c — basic-block vectors: the model against hand-worked cases,
- * the three regroupings' invariants, overflow detection, the latency table
- * file, and (needs an OpenCL device, else SKIPPED) a profiling run of
- * micro/branch whose every counter is known in advance. */
+/* test_bbv.c — basic-block vectors: the three regroupings' invariants,
+ * overflow detection, the latency table file, and (needs an OpenCL
+ * device, else SKIPPED) a profiling run of micro/branch whose every
+ * counter is known in advance. The model's hand-worked cases are
+ * test_bbv_model.c's. */
 #include <math.h>
 #include <omp.h>
 #include <unistd.h>
@@ -13,204 +14,6 @@
 #include "../harness/run/worker.h"
 #include "../suites/lib/regroup.h"
 #include "../suites/suite.h"
-
-/* 2 blocks; block 0 costs 1 cycle / 1 instruction, block 1 10 / 10 */
-static const double cyc2[2] = {1, 10}, inst2[2] = {1, 10};
-
-static void model_hand_worked(void **st)
-{
-    (void)st;
-    /* 4 items, warps of 2: items 0,1 run block 1 once and twice; items
-     * 2,3 identical (block 0 three times) */
-    uint32_t c[8] = {0, 1, 0, 2, 3, 0, 3, 0};
-    struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c, .block_cost = cyc2};
-    struct dh_bbv_metrics m;
-    dh_bbv_metrics(&b, cyc2, inst2, NULL, 2, 2, 1, 1, &m);
-    assert_int_equal(m.warps, 2);
-    /* warp 0: max (0, 2) -> 20 cycles; warp 1: (3, 0) -> 3 */
-    assert_true(fabs(m.t_weighted - 23) < 1e-9);
-    assert_true(fabs(m.t_sched - 23) < 1e-9);          /* one slot: the sum */
-    assert_true(fabs(m.dwr - 0.5) < 1e-9);             /* warp 0 diverges */
-    /* thread inst 10 + 20 + 3 + 3 = 36; warp inst (20 + 3) x 2 lanes */
-    assert_true(fabs(m.cfe - 36.0 / 46.0) < 1e-12);
-    /* two compute units: weighted halves, scheduled = the longer group */
-    dh_bbv_metrics(&b, cyc2, inst2, NULL, 2, 2, 2, 1, &m);
-    assert_true(fabs(m.t_weighted - 11.5) < 1e-9);
-    assert_true(fabs(m.t_sched - 20) < 1e-9);
-    /* an order that pairs items 1 and 3 with 0 and 2 changes the price */
-    int order[4] = {0, 2, 1, 3};
-    dh_bbv_metrics(&b, cyc2, inst2, order, 2, 2, 1, 1, &m);
-    assert_true(fabs(m.t_weighted - (13 + 23)) < 1e-9);
-    assert_true(fabs(m.dwr - 1.0) < 1e-9);
-}
-
-static void scheduled_balances(void **st)
-{
-    (void)st;
-    /* 3 groups of costs 10, 1, 1 on 2 slots: launch order 10 | 1+1 -> 10;
-     * order 1, 1, 10 -> slot A 1 then 10 = 11 */
-    uint32_t c[3] = {10, 1, 1};
-    double cy[1] = {1}, in[1] = {1};
-    struct dh_bbv b = {.n_items = 3, .n_blocks = 1, .counts = c, .block_cost = cy};
-    struct dh_bbv_metrics m;
-    dh_bbv_metrics(&b, cy, in, NULL, 1, 1, 2, 1, &m);
-    assert_true(fabs(m.t_sched - 10) < 1e-9);
-    int order[3] = {1, 2, 0};
-    dh_bbv_metrics(&b, cy, in, order, 1, 1, 2, 1, &m);
-    assert_true(fabs(m.t_sched - 11) < 1e-9);
-    assert_true(fabs(m.t_weighted - 6) < 1e-9);        /* 12 / 2 either way */
-}
-
-/* The scheduled metric with each warp's latency floor (bbv.h
- * dh_bbv_shape), on one block of issue 1 and latency 4 a run unless a
- * test says otherwise; w = 1, so every item is a warp. */
-static double floor_of(const uint32_t *c, long n, const double *issue, const double *lat,
-                       int wg, int cus, int slots, int sched, long launch, const int *order,
-                       double *t_sched)
-{
-    double cy[1] = {lat[0]}, in[1] = {issue[0]};
-    struct dh_bbv b = {.n_items = n, .n_blocks = 1, .counts = c};
-    struct dh_bbv_shape s = {.w = 1, .wg = wg, .cus = cus, .slots = slots,
-                             .schedulers = sched, .launch_items = launch,
-                             .issue = issue, .lat = lat};
-    struct dh_bbv_metrics m;
-    dh_bbv_metrics_shape(&b, cy, in, order, &s, &m);
-    if (t_sched)
-        *t_sched = m.t_sched;
-    return m.t_floor;
-}
-
-static const double iss1[1] = {1}, lat4[1] = {4};
-
-static void floor_lone_long_warp(void **st)
-{
-    (void)st;
-    /* one work-group of 4 warps on a unit of 4 schedulers, one warp each:
-     * the long warp runs 100 times (issue 100, chain 400), the others
-     * once. Nothing shares the long warp's scheduler: the time is its
-     * chain, 400, where the slot sum says 400 + 3 x 4 */
-    uint32_t c[4] = {100, 1, 1, 1};
-    double ts;
-    assert_true(fabs(floor_of(c, 4, iss1, lat4, 4, 1, 1, 4, 0, NULL, &ts) - 400) < 1e-9);
-    assert_true(fabs(ts - 412) < 1e-9);
-    /* no floor asked: NAN */
-    struct dh_bbv b = {.n_items = 4, .n_blocks = 1, .counts = c};
-    struct dh_bbv_metrics m;
-    dh_bbv_metrics(&b, lat4, iss1, NULL, 1, 4, 1, 1, &m);
-    assert_true(isnan(m.t_floor));
-}
-
-static void floor_many_short_warps(void **st)
-{
-    (void)st;
-    /* 16 warps of 5 runs on 4 schedulers at issue 2, latency 4: each
-     * scheduler issues 4 x 10 = 40 cycles, each warp's chain is 20: the
-     * sum bounds */
-    uint32_t c[16];
-    for (int i = 0; i < 16; i++)
-        c[i] = 5;
-    double iss2[1] = {2};
-    assert_true(fabs(floor_of(c, 16, iss2, lat4, 16, 1, 1, 4, 0, NULL, NULL) - 40) < 1e-9);
-    /* one scheduler: 16 x 10 */
-    assert_true(fabs(floor_of(c, 16, iss2, lat4, 16, 1, 1, 1, 0, NULL, NULL) - 160) < 1e-9);
-}
-
-static void floor_mixed(void **st)
-{
-    (void)st;
-    /* 10 warps on 2 schedulers (issue 2, latency 4): warp 0 runs 10
-     * times, warps 1-9 3 times. Scheduler 0 (warps 0 2 4 6 8): issue
-     * 2 x (10 + 12) = 44 over a chain of 40; scheduler 1 (1 3 5 7 9):
-     * issue 30 over a chain of 12. The busier: 44 */
-    uint32_t c[10] = {10, 3, 3, 3, 3, 3, 3, 3, 3, 3};
-    double iss2[1] = {2}, ts;
-    assert_true(fabs(floor_of(c, 10, iss2, lat4, 10, 1, 1, 2, 0, NULL, &ts) - 44) < 1e-9);
-    assert_true(fabs(ts - 4 * 37) < 1e-9);            /* the slot's sum of latencies */
-    /* the long warp moved to scheduler 1 (an order): 1 3 5 7 9 issue
-     * 2 x 22 = 44, 0 2 4 6 8 30: the same 44; at latency 6 its chain
-     * (60) bounds instead */
-    int order[10] = {1, 0, 2, 3, 4, 5, 6, 7, 8, 9};
-    assert_true(fabs(floor_of(c, 10, iss2, lat4, 10, 1, 1, 2, 0, order, NULL) - 44) < 1e-9);
-    double lat6[1] = {6};
-    assert_true(fabs(floor_of(c, 10, iss2, lat6, 10, 1, 1, 2, 0, order, NULL) - 60) < 1e-9);
-}
-
-static void floor_units_and_launches(void **st)
-{
-    (void)st;
-    /* one wave on 2 units of 2 slots: work-groups 0..3 go to units 0 1 0
-     * 1, so two costly groups in a row land on different units: 10 + 1
-     * on each, where units filled in turn would put 10 + 10 on one
-     * (issue = latency = 1, one scheduler) */
-    uint32_t c[4] = {10, 10, 1, 1};
-    double one[1] = {1};
-    assert_true(fabs(floor_of(c, 4, one, one, 1, 2, 2, 1, 0, NULL, NULL) - 11) < 1e-9);
-    /* launches in turn: groups of 2, a launch each, 2 units, one
-     * scheduler: launch 0 = warps 5 and 1 (issue 6, chain 20) -> 20,
-     * launch 1 = 1 and 1 -> 4; 24 in all. One launch: the two groups on
-     * two units at once -> 20 */
-    uint32_t d[4] = {5, 1, 1, 1};
-    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 2, NULL, NULL) - 24) < 1e-9);
-    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 0, NULL, NULL) - 20) < 1e-9);
-    /* later waves: the group goes to the slot that frees first (the
-     * scheduled metric's placement; durations its latency sums): 1 unit,
-     * 1 slot, groups of 1 run one after another on one scheduler: the
-     * issue sum 8, each chain at most 20 */
-    assert_true(fabs(floor_of(d, 4, iss1, lat4, 1, 1, 1, 1, 0, NULL, NULL) - 20) < 1e-9);
-    uint32_t e[4] = {2, 2, 2, 2};
-    assert_true(fabs(floor_of(e, 4, iss1, one, 1, 1, 1, 1, 0, NULL, NULL) - 8) < 1e-9);
-}
-
-/* dh_model_price: the floor's issue from the table's instructions (or the
- * compiled issue cycles), its latency from the table's cycles, the
- * table's schedulers, the launches and DH_MODEL_CUS recorded */
-static void floor_priced(void **st)
-{
-    (void)st;
-    /* 4 items, warps of 2, one group: item 0 runs a 10 times, item 1 b
-     * once, items 2 3 a once. nvidia-sm90: a (one fp) 4 cycles 1 inst; b
-     * (2 alu, 1 lds) 37 cycles 3 inst. Warp 0: issue 13, chain 77; warp
-     * 1: 1 and 4; on schedulers 0 and 1: 77. The slot sum: 81 */
-    uint32_t c[8] = {10, 0, 0, 1, 1, 0, 1, 0};
-    struct dh_bb_def blocks[2] = {{"a", {.fp = 1}}, {"b", {.alu = 2, .lds = 1}}};
-    struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c};
-    struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
-    struct dh_latency_table t;
-    struct dh_err e = {0};
-    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
-    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
-    unsetenv("DH_LATENCY_TABLE");
-    assert_int_equal(t.schedulers_per_cu, 4);
-    struct dh_model_result m = {0};
-    dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
-    assert_true(fabs(m.own.t_floor - 77) < 1e-9 && fabs(m.base.t_floor - 77) < 1e-9);
-    assert_true(fabs(m.own.t_sched - 81) < 1e-9);
-    assert_int_equal(m.schedulers, 4);
-    assert_int_equal(m.launch_items, 0);
-    assert_int_equal(m.cus, 1);
-    /* launches of 2 items (one warp each): 77 + 4 */
-    dh_model_price(&b, blocks, &t, &info, 2, 2, NULL, 1, &m);
-    assert_true(fabs(m.own.t_floor - 81) < 1e-9);
-    assert_int_equal(m.launch_items, 2);
-    /* a launch of all items is one launch */
-    dh_model_price(&b, blocks, &t, &info, 4, 4, NULL, 1, &m);
-    assert_int_equal(m.launch_items, 0);
-    /* compiled costs: the issue is their cycles (a 20, b 9: warp 0
-     * issues 209 over its chain of 77, which stays the table's) */
-    double cost[2] = {20, 9}, inst[2] = {1, 5};
-    b.block_cost = cost;
-    b.block_inst = inst;
-    dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
-    assert_true(fabs(m.own.t_floor - 209) < 1e-9);
-    /* DH_MODEL_CUS prices another unit count; a bad one is ignored */
-    setenv("DH_MODEL_CUS", "132", 1);
-    dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
-    assert_int_equal(m.cus, 132);
-    setenv("DH_MODEL_CUS", "lots", 1);
-    dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
-    assert_int_equal(m.cus, 1);
-    unsetenv("DH_MODEL_CUS");
-}
 
 /* n items of k classes (class = i * 7 % k), class j runs block j j+1 times */
 static uint32_t *classes_input(long n, int k, int nb)
@@ -820,10 +623,6 @@ static void sort_block_counts(void **st)
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
-        cmocka_unit_test(floor_lone_long_warp), cmocka_unit_test(floor_many_short_warps),
-        cmocka_unit_test(floor_mixed),       cmocka_unit_test(floor_units_and_launches),
-        cmocka_unit_test(floor_priced),
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
         cmocka_unit_test(deal_spreads_warps),
         cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
