@@ -26,7 +26,9 @@ int dh__rg_seq_push(struct seq *s, long cls, long cnt)
         return 0;
     }
     if (s->n == s->cap) {
-        long cap = s->cap ? s->cap * 2 : 256;
+        /* small first: every group being formed has its own, and a
+         * workload of distinct BBVs has a group per item */
+        long cap = s->cap ? s->cap * 2 : 4;
         long *a = realloc(s->cls, (size_t)cap * sizeof *a);
         if (!a)
             return -DH_E_RESOURCES;

@@ -90,6 +90,11 @@ static int wg_window(const struct wgroups *W, long i, int fwd, const double *cos
         who[n] = j;
         mn[n] = W->bounds + (size_t)j * w;  /* = G[j].mn, without loading G[j] */
         mx[n] = mn[n] + nb;
+        /* the bounds of groups all over the table miss the cache: start
+         * every candidate's loads before the first gain waits on one */
+        for (size_t o = 0; o < w; o += 16)
+            __builtin_prefetch(mn[n] + o);
+        __builtin_prefetch(mn[n] + w - 1);
         n++;
     }
     dh__rg_gains(cost, nb, W->G[i].mn, W->G[i].mx, mn, mx, n, g);
@@ -189,13 +194,20 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         W.ver[z]++;
         free(Z->mem.cls); free(Z->mem.cnt);
         memset(&Z->mem, 0, sizeof Z->mem);
-        if (A->size >= group && (rc = dh__rg_emit_first(A, group, out)))
+        int emitted = A->size >= group;
+        if (emitted && (rc = dh__rg_emit_first(A, group, out)))
             goto out;
         W.ver[a]++;
         if (!A->size) {
             wg_unlink(&W, a);
         } else {
-            dh__rg_gg_bounds(A, c);
+            if (emitted)                    /* members left: bounds anew */
+                dh__rg_gg_bounds(A, c);
+            else                            /* the union's: the same values */
+                for (int q = 0; q < nb; q++) {
+                    if (Z->mn[q] < A->mn[q]) A->mn[q] = Z->mn[q];
+                    if (Z->mx[q] > A->mx[q]) A->mx[q] = Z->mx[q];
+                }
             if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
                 goto out;
         }
@@ -238,7 +250,12 @@ out0:
  * group grows by the class of largest gain among the DH_RG_WINDOW nearest
  * classes with items left, in lexicographic and in latency order, around
  * the class added last */
-struct olist { long *nx, *pv, *pos, *ord; uint32_t *vec; };
+struct olist {
+    long *nx, *pv, *pos, *ord;
+    uint32_t *vec;
+    char *has;      /* per position: the class has items left (a scan reads
+                     * it in sequence; left[] by class is all over memory) */
+};
 
 /* the classes in order ord, their vectors copied in that order (a scan
  * along the list then reads memory in sequence, not all over the table) */
@@ -251,12 +268,14 @@ static int olist_init(struct olist *o, long *ord, const struct classes *c)
     o->pv = malloc((size_t)n * sizeof *o->pv);
     o->pos = malloc((size_t)n * sizeof *o->pos);
     o->vec = malloc((size_t)n * (size_t)nb * sizeof *o->vec);
-    if (!o->nx || !o->pv || !o->pos || !o->vec)
+    o->has = malloc((size_t)(n ? n : 1));
+    if (!o->nx || !o->pv || !o->pos || !o->vec || !o->has)
         return -DH_E_RESOURCES;
     for (long q = 0; q < n; q++) {
         o->pos[ord[q]] = q;
         o->nx[q] = q + 1 < n ? q + 1 : -1;
         o->pv[q] = q - 1;
+        o->has[q] = c->count[ord[q]] > 0;
         memcpy(o->vec + (size_t)q * (size_t)nb, c->vec[ord[q]], (size_t)nb * sizeof *o->vec);
     }
     return 0;
@@ -271,25 +290,34 @@ static void olist_drop(struct olist *o, long k)
 
 static void olist_free(struct olist *o)
 {
-    free(o->nx); free(o->pv); free(o->pos); free(o->ord); free(o->vec);
+    free(o->nx); free(o->pv); free(o->pos); free(o->ord); free(o->vec); free(o->has);
 }
 
-static void scan_side(const struct olist *o, long q, int fwd, const long *left,
+/* the DH_RG_WINDOW classes after (fwd) or before position q of o, those
+ * with items left as candidates: their gains are computed four at a time
+ * (dh__rg_gains, bit for bit dh__rg_gain_mm's), then taken in walk order,
+ * so the first of equal gains wins as in a one-by-one scan */
+static void scan_side(const struct olist *o, long q, int fwd,
                       const struct dh_bbv *b, const struct classes *c, const uint32_t *mn,
                       const uint32_t *mx, long *best, double *bg)
 {
+    const uint32_t *v[DH_RG_WINDOW] = {0};
+    long who[DH_RG_WINDOW];
+    double g[DH_RG_WINDOW];
+    int n = 0;
     long p = fwd ? o->nx[q] : o->pv[q];
     for (int k = 0; k < DH_RG_WINDOW && p >= 0; k++, p = fwd ? o->nx[p] : o->pv[p]) {
-        long j = o->ord[p];
-        if (!left[j])
+        if (!o->has[p])
             continue;
-        const uint32_t *v = o->vec + (size_t)p * (size_t)c->nb;
-        double g = dh__rg_gain_mm(b->block_cost, c->nb, mn, mx, v, v);
-        if (g > *bg) {
-            *bg = g;
-            *best = j;
-        }
+        who[n] = o->ord[p];
+        v[n++] = o->vec + (size_t)p * (size_t)c->nb;
     }
+    dh__rg_gains(b->block_cost, c->nb, mn, mx, v, v, n, g);
+    for (int k = 0; k < n; k++)
+        if (g[k] > *bg) {
+            *bg = g[k];
+            *best = who[k];
+        }
 }
 
 int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int group,
@@ -329,15 +357,17 @@ int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int
             if ((rc = dh__rg_seq_push(out, k, t)))
                 goto out;
             left[k] -= t;
+            if (!left[k])
+                L.has[L.pos[k]] = X.has[X.pos[k]] = 0;
             room -= t;
             if (!room)
                 break;
             long best = -1;
             double bg = -1e300;
-            scan_side(&X, X.pos[k], 1, left, b, c, mn, mx, &best, &bg);
-            scan_side(&X, X.pos[k], 0, left, b, c, mn, mx, &best, &bg);
-            scan_side(&L, L.pos[k], 1, left, b, c, mn, mx, &best, &bg);
-            scan_side(&L, L.pos[k], 0, left, b, c, mn, mx, &best, &bg);
+            scan_side(&X, X.pos[k], 1, b, c, mn, mx, &best, &bg);
+            scan_side(&X, X.pos[k], 0, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 1, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 0, b, c, mn, mx, &best, &bg);
             if (!left[k] && !gone[k]) {     /* searched around; now unlink */
                 if (L.ord[head] == k)
                     head = L.nx[head];
