@@ -4,7 +4,7 @@
  * (regroup_window_oracle.h), over random inputs: 1 to 24 blocks, a few to
  * thousands of classes, counts that leave remainders or fill groups,
  * block costs and counts drawn from few values so gains and latencies tie,
- * and groups of 32 and 64 (and 1 and 3, the edges). */
+ * counts near 2^32 (the conversions to double), and groups of 32 and 64 (and 1 and 3, the edges). */
 #include "testutil.h"
 #include "regroup_window_oracle.h"
 
@@ -22,7 +22,8 @@ static int cmp_vec(const void *a, const void *b)
     return memcmp(a, b, (size_t)g_nb * sizeof(uint32_t));
 }
 
-/* n random distinct vectors of nb counters below `top`, in random order:
+/* n random distinct vectors of nb counters below `top` (0: within 5 of
+ * 2^32), in random order:
  * the classes of a workload, each with a count, first member and latency
  * as classes_build makes them. Fewer than n where the values run out. */
 struct shape {
@@ -40,8 +41,8 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
     s->cost = malloc((size_t)nb * sizeof *s->cost);
     assert_non_null(s->vec);
     assert_non_null(s->cost);
-    for (size_t q = 0; q < (size_t)n * (size_t)nb; q++)
-        s->vec[q] = (uint32_t)(rnd(st) % top);
+    for (size_t q = 0; q < (size_t)n * (size_t)nb; q++)    /* top 0: near 2^32 */
+        s->vec[q] = top ? (uint32_t)(rnd(st) % top) : UINT32_MAX - (uint32_t)(rnd(st) % 5);
     g_nb = nb;
     qsort(s->vec, (size_t)n, (size_t)nb * sizeof *s->vec, cmp_vec);
     long u = 0;
@@ -125,7 +126,7 @@ static void random_shapes(void **st)
     for (long trial = 0; trial < 400; trial++) {
         int nb = 1 + (int)(trial % 24);
         long n = trial % 3 == 0 ? 1 + (long)(rnd(&seed) % 40) : 50 + (long)(rnd(&seed) % 1500);
-        uint32_t top = trial % 2 ? 3 : 1000;
+        uint32_t top = trial % 5 == 4 ? 0 : trial % 2 ? 3 : 1000;
         struct shape s;
         shape_make(&s, &seed, nb, n, top, 3 * 64 + 5, (int)(trial % 4 == 1));
         check(&s, groups[trial % 8 < 6 ? trial % 2 : 2 + trial % 2], trial);
