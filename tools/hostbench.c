@@ -129,8 +129,11 @@ int main(int argc, char **argv)
             noise = num_arg(a, v, 0, 64, &bad), i++;
         else if (!strcmp(a, "--threads") && v)
             threads = v, i++;
-        else if (!strcmp(a, "--shape") && v && (!strcmp(v, "branch") || !strcmp(v, "gdt")))
+        else if (!strcmp(a, "--shape") && v) {
+            if (strcmp(v, "branch") && strcmp(v, "gdt"))
+                return usage("--shape wants branch (micro/branch's BBVs) or gdt, got", v);
             gdt = !strcmp(v, "gdt"), i++;
+        }
         else if (!strcmp(a, "--work") && v)
             work = v, i++;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
