@@ -1,5 +1,6 @@
 /* regroup_window_oracle.h — the window forms of Greedy and Greedy-Max
- * (suites/lib/regroup_window.c) as they were before their speed-ups, kept
+ * (suites/lib/regroup_window.c) and the exact Greedy (regroup.c) as they
+ * were before their speed-ups, kept
  * unchanged as the oracle: the faster forms must give the same runs of
  * classes for every input (tests/test_regroup_window.c). Included by that
  * test only. */
@@ -369,6 +370,117 @@ out:
     free(gone);
     free(left);
     free(mn);
+    return rc;
+}
+
+/* ---- the exact Greedy (regroup.c, Algorithm 1), as it was ---- */
+
+static void or_gg_best(struct ggroup *G, long m, long i, const double *cost, int nb)
+{
+    G[i].best = -1;
+    G[i].best_gain = -1e300;
+    for (long j = 0; j < m; j++) {
+        if (j == i || !G[j].alive)
+            continue;
+        double g = dh__rg_gain_mm(cost, nb, G[i].mn, G[i].mx, G[j].mn, G[j].mx);
+        if (g > G[i].best_gain) {
+            G[i].best_gain = g;
+            G[i].best = j;
+        }
+    }
+}
+
+static int oracle_greedy_exact(const struct dh_bbv *b, const struct classes *c, int group, struct seq *out)
+{
+    int nb = c->nb, rc = 0;
+    long m = 0;
+    /* identical items first: a class fills whole groups by itself */
+    for (long k = 0; k < c->n; k++) {
+        long full = c->count[k] / group * group;
+        if ((rc = dh__rg_seq_push(out, k, full)))
+            return rc;
+        if (c->count[k] % group)
+            m++;
+    }
+    if (m == 0)
+        return 0;
+    /* the remainders start as one group each; a merge leaves at most one
+     * new group, so m groups are ever needed */
+    struct ggroup *G = calloc((size_t)m, sizeof *G);
+    uint32_t *bounds = malloc((size_t)m * 2 * nb * sizeof *bounds);
+    if (!G || !bounds) {
+        free(G); free(bounds);
+        return -DH_E_RESOURCES;
+    }
+    long i = 0;
+    for (long k = 0; k < c->n; k++) {
+        long r = c->count[k] % group;
+        if (!r)
+            continue;
+        G[i].alive = 1;
+        G[i].size = r;
+        G[i].mn = bounds + (size_t)i * 2 * nb;
+        G[i].mx = G[i].mn + nb;
+        if ((rc = dh__rg_seq_push(&G[i].mem, k, r)))
+            goto out;
+        dh__rg_gg_bounds(&G[i], c);
+        i++;
+    }
+    for (i = 0; i < m; i++)
+        or_gg_best(G, m, i, b->block_cost, nb);
+    long alive = m;
+    while (alive > 1) {
+        long a = -1;
+        for (i = 0; i < m; i++)
+            if (G[i].alive && G[i].best >= 0 && (a < 0 || G[i].best_gain > G[a].best_gain))
+                a = i;
+        long z = G[a].best;
+        /* merge z into a: a's items first, then z's */
+        for (long r = 0; r < G[z].mem.n; r++)
+            if ((rc = dh__rg_seq_push(&G[a].mem, G[z].mem.cls[r], G[z].mem.cnt[r])))
+                goto out;
+        G[a].size += G[z].size;
+        G[z].alive = 0;
+        free(G[z].mem.cls); free(G[z].mem.cnt);
+        memset(&G[z].mem, 0, sizeof G[z].mem);
+        alive--;
+        if (G[a].size >= group) {
+            if ((rc = dh__rg_emit_first(&G[a], group, out)))
+                goto out;
+            if (!G[a].size) {
+                G[a].alive = 0;
+                alive--;
+            }
+        }
+        if (G[a].alive)
+            dh__rg_gg_bounds(&G[a], c);
+        /* refresh best partners that pointed at a or z, and a's own */
+        for (i = 0; i < m; i++) {
+            if (!G[i].alive)
+                continue;
+            if (i == a || G[i].best == a || G[i].best == z)
+                or_gg_best(G, m, i, b->block_cost, nb);
+            else if (G[a].alive) {
+                double g = dh__rg_gain_mm(b->block_cost, nb, G[i].mn, G[i].mx, G[a].mn, G[a].mx);
+                if (g > G[i].best_gain) {
+                    G[i].best_gain = g;
+                    G[i].best = a;
+                }
+            }
+        }
+    }
+    for (i = 0; i < m; i++)              /* the last, partial group */
+        if (G[i].alive)
+            for (long r = 0; r < G[i].mem.n; r++)
+                if ((rc = dh__rg_seq_push(out, G[i].mem.cls[r], G[i].mem.cnt[r])))
+                    goto out;
+out:
+    for (i = 0; i < m; i++) {
+        free(G[i].mem.cls);
+        free(G[i].mem.cnt);
+    }
+    free(G);
+    free(bounds);
     return rc;
 }
 
