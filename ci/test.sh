@@ -35,7 +35,7 @@ if make -s BUILD="$san" NO_CUDA=1 \
      EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
      LDFLAGS_EXTRA="-fsanitize=address,undefined" unit-tests >/dev/null; then
   for t in stats params ceiling xml compare measure report export mc_table shard sass stream hostwork \
-           bbv_model; do
+           bbv_model regroup_window; do
     run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
   done
   # the study's matrix and report (its command, test_study_cmd, needs the binary)

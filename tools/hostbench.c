@@ -11,7 +11,12 @@
  *
  *   build/tools/hostbench [--items N] [--paths P] [--reps R]
  *       [--threads 1,2,4,...] [--work key-dlt,key-rr,sort,greedy,greedymax]
- *       [--gap-ms G] [--noise K]
+ *       [--gap-ms G] [--noise K] [--shape branch|gdt]
+ *
+ * --shape gdt gives the BBV regroupings frontier/gdt's shape instead: 18
+ * blocks, 440 trading days split per item between layer 1's two sides,
+ * layer 2's six cases and the trades, with per-item propensities, so
+ * nearly every item is its own BBV class (gdt medium: 129,653 of 131,072).
  *
  * --gap-ms sleeps between repetitions (the device's turn in a real run:
  * OpenMP's idle threads go to sleep, as they do there); --noise starts K
@@ -79,7 +84,7 @@ static int usage(const char *why, const char *what)
 {
     fprintf(stderr, "hostbench: %s%s%s%s\nusage: hostbench [--items N] [--paths P] [--reps R] "
             "[--threads 1,2,4,...] [--work key-dlt,key-rr,sort,greedy,greedymax] "
-            "[--gap-ms G] [--noise K]\n", why, what ? " \"" : "", what ? what : "",
+            "[--gap-ms G] [--noise K] [--shape branch|gdt]\n", why, what ? " \"" : "", what ? what : "",
             what ? "\"" : "");
     return 64;
 }
@@ -108,6 +113,7 @@ int main(int argc, char **argv)
 {
     long n = 4194304, paths = 4, reps = 30, gap = 10, noise = 0;
     const char *threads = NULL, *work = "key-dlt,key-rr,sort,greedy,greedymax";
+    int gdt = 0;
     int bad = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -123,6 +129,11 @@ int main(int argc, char **argv)
             noise = num_arg(a, v, 0, 64, &bad), i++;
         else if (!strcmp(a, "--threads") && v)
             threads = v, i++;
+        else if (!strcmp(a, "--shape") && v) {
+            if (strcmp(v, "branch") && strcmp(v, "gdt"))
+                return usage("--shape wants branch (micro/branch's BBVs) or gdt, got", v);
+            gdt = !strcmp(v, "gdt"), i++;
+        }
         else if (!strcmp(a, "--work") && v)
             work = v, i++;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -197,24 +208,58 @@ int main(int argc, char **argv)
 
     /* each item's BBV that of its path: 49 blocks as micro/branch marks
      * them (entry, 8 loops, 8 epilogues, 16 + 16 of the second layer) */
-    enum { NB = 49 };
+    enum { NB = 49, GNB = 18, DAYS = 440 };
     uint32_t *counts = NULL;
     double cost[NB];
+    int nbb = gdt ? GNB : NB;
     if (want[2] || want[3] || want[4]) {
-        counts = calloc((size_t)n * NB, sizeof *counts);
+        counts = calloc((size_t)n * (size_t)nbb, sizeof *counts);
         if (!counts)
             return fprintf(stderr, "hostbench: out of memory for %ld BBVs (%zu MB)\n", n,
-                           (size_t)n * NB * 4 >> 20), 3;
-        for (long i = 0; i < n; i++) {
+                           (size_t)n * (size_t)nbb * 4 >> 20), 3;
+        for (long i = 0; i < n && !gdt; i++) {
             uint32_t *v = counts + (size_t)i * NB;
             v[0] = 1;
             v[1 + key[i]] = 1024;
             v[9 + key[i]] = 1;
         }
+        for (long i = 0; i < n && gdt; i++) {
+            /* gdt.k's blocks: entry, roll, drop5/20/50, day, l1 calm/vol,
+             * l2 x 6, buy, buy_cov, fill, sell; each day takes one side of
+             * layer 1, one case of layer 2 and at most one trade */
+            uint32_t *v = counts + (size_t)i * GNB;
+            double w[6], ws = 0, calm = (double)(mix(&st) % 1000) / 1000;
+            for (int k = 0; k < 6; k++)
+                ws += w[k] = (double)(mix(&st) % 1000 + 1);
+            double pbuy = (double)(mix(&st) % 300) / 1000, psell = (double)(mix(&st) % 300) / 1000;
+            v[0] = 1;
+            v[1] = DAYS + 64;
+            v[2] = v[3] = v[4] = DAYS;
+            v[5] = DAYS;
+            for (int d = 0; d < DAYS; d++) {
+                double u = (double)(mix(&st) >> 11) / 9007199254740992.0;
+                v[u < calm ? 6 : 7]++;
+                u = (double)(mix(&st) >> 11) / 9007199254740992.0 * ws;
+                int k = 0;
+                while (k < 5 && u >= w[k])
+                    u -= w[k++];
+                v[8 + k]++;
+                u = (double)(mix(&st) >> 11) / 9007199254740992.0;
+                if (u < pbuy) {
+                    v[14]++;
+                    v[15] += mix(&st) & 1;
+                    v[16] += (mix(&st) & 3) != 0;
+                } else if (u < pbuy + psell) {
+                    v[17]++;
+                }
+            }
+        }
     }
+    static const double gcost[GNB] = {9, 15, 2, 6, 6, 200, 68, 140, 223, 130, 148, 244, 150, 120,
+                                      20, 60, 30, 25};
     for (int b = 0; b < NB; b++)
-        cost[b] = b == 0 ? 20 : b < 9 || (b >= 17 && b < 33) ? 4 : 6;
-    struct dh_bbv bbv = {.n_items = n, .n_blocks = NB, .counts = counts, .block_cost = cost};
+        cost[b] = gdt ? (b < GNB ? gcost[b] : 0) : b == 0 ? 20 : b < 9 || (b >= 17 && b < 33) ? 4 : 6;
+    struct dh_bbv bbv = {.n_items = n, .n_blocks = nbb, .counts = counts, .block_cost = cost};
 
     pthread_t nth[64];
     for (long k = 0; k < noise; k++)
@@ -222,8 +267,8 @@ int main(int argc, char **argv)
             return fprintf(stderr, "hostbench: cannot start noise thread %ld\n", k), 3;
 
     const char *wait = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
-    printf("items %ld, paths %ld, %ld repetitions, %ld ms between them, %ld noise threads, "
-           "%d cores, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n", n, paths, reps, gap, noise,
+    printf("shape %s, items %ld, paths %ld, %ld repetitions, %ld ms between them, %ld noise threads, "
+           "%d cores, OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n", gdt ? "gdt" : "branch", n, paths, reps, gap, noise,
            omp_get_num_procs(), wait ? wait : "(unset)", spin ? spin : "(unset)");
     printf("%-10s %7s %9s %9s %9s %9s\n", "work", "threads", "median", "min", "max",
            "faults");

@@ -373,22 +373,49 @@ out:
 
 /* ---- greedy (Algorithm 1) ---- */
 
-static void gg_best(struct ggroup *G, long m, long i, const double *cost, int nb)
+/* scratch for the gains of one group against many */
+struct gscratch {
+    long *who;
+    const uint32_t **mn, **mx;
+    double *g;
+};
+
+/* the gains of (mn1, mx1) with the n groups listed in x, into x->g, in
+ * pieces an int counts */
+static void gains_many(const double *cost, int nb, const uint32_t *mn1, const uint32_t *mx1,
+                       struct gscratch *x, long n)
 {
-    G[i].best = -1;
-    G[i].best_gain = -1e300;
-    for (long j = 0; j < m; j++) {
-        if (j == i || !G[j].alive)
-            continue;
-        double g = dh__rg_gain_mm(cost, nb, G[i].mn, G[i].mx, G[j].mn, G[j].mx);
-        if (g > G[i].best_gain) {
-            G[i].best_gain = g;
-            G[i].best = j;
-        }
+    for (long k = 0; k < n; k += 1L << 20) {
+        long p = n - k < (1L << 20) ? n - k : 1L << 20;
+        dh__rg_gains_fast(cost, nb, mn1, mx1, x->mn + k, x->mx + k, (int)p, x->g + k);
     }
 }
 
-static int greedy(const struct dh_bbv *b, const struct classes *c, int group, struct seq *out)
+/* i's partner of largest gain, the first of equal gains in index order;
+ * the gains computed all at once (dh__rg_gains_fast, the same values) */
+static void gg_best(struct ggroup *G, long m, long i, const double *cost, int nb,
+                    struct gscratch *x)
+{
+    G[i].best = -1;
+    G[i].best_gain = -1e300;
+    long n = 0;
+    for (long j = 0; j < m; j++) {
+        if (j == i || !G[j].alive)
+            continue;
+        x->who[n] = j;
+        x->mn[n] = G[j].mn;
+        x->mx[n++] = G[j].mx;
+    }
+    gains_many(cost, nb, G[i].mn, G[i].mx, x, n);
+    for (long k = 0; k < n; k++)
+        if (x->g[k] > G[i].best_gain) {
+            G[i].best_gain = x->g[k];
+            G[i].best = x->who[k];
+        }
+}
+
+int dh__rg_greedy_exact(const struct dh_bbv *b, const struct classes *c, int group,
+                        struct seq *out)
 {
     int nb = c->nb, rc = 0;
     long m = 0;
@@ -406,8 +433,12 @@ static int greedy(const struct dh_bbv *b, const struct classes *c, int group, st
      * new group, so m groups are ever needed */
     struct ggroup *G = calloc((size_t)m, sizeof *G);
     uint32_t *bounds = malloc((size_t)m * 2 * nb * sizeof *bounds);
-    if (!G || !bounds) {
-        free(G); free(bounds);
+    struct gscratch x = {
+        malloc((size_t)m * sizeof *x.who), malloc((size_t)m * sizeof *x.mn),
+        malloc((size_t)m * sizeof *x.mx), malloc((size_t)m * sizeof *x.g)};
+    double *ga = malloc((size_t)m * sizeof *ga);     /* gain with a, by group */
+    if (!G || !bounds || !x.who || !x.mn || !x.mx || !x.g || !ga) {
+        free(G); free(bounds); free(x.who); free(x.mn); free(x.mx); free(x.g); free(ga);
         return -DH_E_RESOURCES;
     }
     long i = 0;
@@ -425,7 +456,7 @@ static int greedy(const struct dh_bbv *b, const struct classes *c, int group, st
         i++;
     }
     for (i = 0; i < m; i++)
-        gg_best(G, m, i, b->block_cost, nb);
+        gg_best(G, m, i, b->block_cost, nb, &x);
     long alive = m;
     while (alive > 1) {
         long a = -1;
@@ -442,7 +473,8 @@ static int greedy(const struct dh_bbv *b, const struct classes *c, int group, st
         free(G[z].mem.cls); free(G[z].mem.cnt);
         memset(&G[z].mem, 0, sizeof G[z].mem);
         alive--;
-        if (G[a].size >= group) {
+        int emitted = G[a].size >= group;
+        if (emitted) {
             if ((rc = dh__rg_emit_first(&G[a], group, out)))
                 goto out;
             if (!G[a].size) {
@@ -450,16 +482,35 @@ static int greedy(const struct dh_bbv *b, const struct classes *c, int group, st
                 alive--;
             }
         }
-        if (G[a].alive)
+        if (G[a].alive && emitted)          /* members left: bounds anew */
             dh__rg_gg_bounds(&G[a], c);
+        else if (G[a].alive)                /* the union's: the same values */
+            for (int q = 0; q < nb; q++) {
+                if (G[z].mn[q] < G[a].mn[q]) G[a].mn[q] = G[z].mn[q];
+                if (G[z].mx[q] > G[a].mx[q]) G[a].mx[q] = G[z].mx[q];
+            }
+        /* every group's gain with a at once (the gain is symmetric: min and
+         * max per block, summed in block order) */
+        if (G[a].alive) {
+            long n = 0;
+            for (i = 0; i < m; i++)
+                if (G[i].alive && i != a) {
+                    x.who[n] = i;
+                    x.mn[n] = G[i].mn;
+                    x.mx[n++] = G[i].mx;
+                }
+            gains_many(b->block_cost, nb, G[a].mn, G[a].mx, &x, n);
+            for (long k = 0; k < n; k++)
+                ga[x.who[k]] = x.g[k];
+        }
         /* refresh best partners that pointed at a or z, and a's own */
         for (i = 0; i < m; i++) {
             if (!G[i].alive)
                 continue;
             if (i == a || G[i].best == a || G[i].best == z)
-                gg_best(G, m, i, b->block_cost, nb);
+                gg_best(G, m, i, b->block_cost, nb, &x);
             else if (G[a].alive) {
-                double g = dh__rg_gain_mm(b->block_cost, nb, G[i].mn, G[i].mx, G[a].mn, G[a].mx);
+                double g = ga[i];
                 if (g > G[i].best_gain) {
                     G[i].best_gain = g;
                     G[i].best = a;
@@ -479,6 +530,7 @@ out:
     }
     free(G);
     free(bounds);
+    free(x.who); free(x.mn); free(x.mx); free(x.g); free(ga);
     return rc;
 }
 
@@ -576,7 +628,7 @@ int dh_regroup_bbv(const struct dh_bbv *b, enum dh_regroup_alg alg, int group, i
             rc = dh__rg_seq_push(&s, o[q], c.count[o[q]]);
         free(o);
     } else if (alg == DH_RG_GREEDY) {
-        rc = c.n > dh__rg_exact_limit_value ? dh__rg_greedy_window(b, &c, group, &s) : greedy(b, &c, group, &s);
+        rc = c.n > dh__rg_exact_limit_value ? dh__rg_greedy_window(b, &c, group, &s) : dh__rg_greedy_exact(b, &c, group, &s);
     } else if (alg == DH_RG_GREEDYMAX) {
         rc = c.n > dh__rg_exact_limit_value ? dh__rg_greedymax_window(b, &c, group, &s)
                                : greedymax(b, &c, group, &s);

@@ -24,45 +24,63 @@ long dh_regroup_exact_limit(long n)
     return old;
 }
 
+/* Heap entries: a pair's gain, its groups and their versions when it was
+ * pushed. The gains are kept apart from the rest: a pop's sift-down
+ * compares gains level by level (a chain of dependent loads, each a cache
+ * miss below the top levels), and an array of gains alone is a quarter of
+ * the entries' bytes. The moves are those of one array of whole entries,
+ * so entries of equal gain come out in the same order. Groups are ints
+ * (classes_build refuses more than INT_MAX items). */
 struct hent { double gain; long i, j; unsigned vi, vj; };
+struct hpay { int i, j; unsigned vi, vj; };
 
-struct heap { long n, cap; struct hent *e; };
+struct heap { long n, cap; double *g; struct hpay *p; };
 
 static int heap_push(struct heap *h, struct hent x)
 {
     if (h->n == h->cap) {
         long cap = h->cap ? h->cap * 2 : 1024;
-        struct hent *e = realloc(h->e, (size_t)cap * sizeof *e);
-        if (!e)
+        double *g = realloc(h->g, (size_t)cap * sizeof *g);
+        if (!g)
             return -DH_E_RESOURCES;
-        h->e = e;
+        h->g = g;
+        struct hpay *p = realloc(h->p, (size_t)cap * sizeof *p);
+        if (!p)
+            return -DH_E_RESOURCES;
+        h->p = p;
         h->cap = cap;
     }
     long i = h->n++;
-    while (i > 0 && h->e[(i - 1) / 2].gain < x.gain) {
-        h->e[i] = h->e[(i - 1) / 2];
+    while (i > 0 && h->g[(i - 1) / 2] < x.gain) {
+        h->g[i] = h->g[(i - 1) / 2];
+        h->p[i] = h->p[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    h->e[i] = x;
+    h->g[i] = x.gain;
+    h->p[i] = (struct hpay){(int)x.i, (int)x.j, x.vi, x.vj};
     return 0;
 }
 
 static struct hent heap_pop(struct heap *h)
 {
-    struct hent top = h->e[0], x = h->e[--h->n];
-    long i = 0;
+    struct hent top = {h->g[0], h->p[0].i, h->p[0].j, h->p[0].vi, h->p[0].vj};
+    long last = --h->n, i = 0;
+    double xg = h->g[last];
     for (;;) {
         long l = 2 * i + 1, r = l + 1, m = i;
-        double g = x.gain;
-        if (l < h->n && h->e[l].gain > g) { m = l; g = h->e[l].gain; }
-        if (r < h->n && h->e[r].gain > g) m = r;
+        double g = xg;
+        if (l < h->n && h->g[l] > g) { m = l; g = h->g[l]; }
+        if (r < h->n && h->g[r] > g) m = r;
         if (m == i)
             break;
-        h->e[i] = h->e[m];
+        h->g[i] = h->g[m];
+        h->p[i] = h->p[m];
         i = m;
     }
-    if (h->n)
-        h->e[i] = x;
+    if (h->n) {
+        h->g[i] = xg;
+        h->p[i] = h->p[last];
+    }
     return top;
 }
 
@@ -90,9 +108,14 @@ static int wg_window(const struct wgroups *W, long i, int fwd, const double *cos
         who[n] = j;
         mn[n] = W->bounds + (size_t)j * w;  /* = G[j].mn, without loading G[j] */
         mx[n] = mn[n] + nb;
+        /* the bounds of groups all over the table miss the cache: start
+         * every candidate's loads before the first gain waits on one */
+        for (size_t o = 0; o < w; o += 16)
+            __builtin_prefetch(mn[n] + o);
+        __builtin_prefetch(mn[n] + w - 1);
         n++;
     }
-    dh__rg_gains(cost, nb, W->G[i].mn, W->G[i].mx, mn, mx, n, g);
+    dh__rg_gains_fast(cost, nb, W->G[i].mn, W->G[i].mx, mn, mx, n, g);
     return n;
 }
 
@@ -189,13 +212,20 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         W.ver[z]++;
         free(Z->mem.cls); free(Z->mem.cnt);
         memset(&Z->mem, 0, sizeof Z->mem);
-        if (A->size >= group && (rc = dh__rg_emit_first(A, group, out)))
+        int emitted = A->size >= group;
+        if (emitted && (rc = dh__rg_emit_first(A, group, out)))
             goto out;
         W.ver[a]++;
         if (!A->size) {
             wg_unlink(&W, a);
         } else {
-            dh__rg_gg_bounds(A, c);
+            if (emitted)                    /* members left: bounds anew */
+                dh__rg_gg_bounds(A, c);
+            else                            /* the union's: the same values */
+                for (int q = 0; q < nb; q++) {
+                    if (Z->mn[q] < A->mn[q]) A->mn[q] = Z->mn[q];
+                    if (Z->mx[q] > A->mx[q]) A->mx[q] = Z->mx[q];
+                }
             if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
                 goto out;
         }
@@ -228,7 +258,7 @@ out:
             free(W.G[i].mem.cls);
             free(W.G[i].mem.cnt);
         }
-    free(W.G); free(W.nx); free(W.pv); free(W.ver); free(W.bestg); free(bounds); free(h.e);
+    free(W.G); free(W.nx); free(W.pv); free(W.ver); free(W.bestg); free(bounds); free(h.g); free(h.p);
 out0:
     free(lex);
     return rc;
@@ -238,7 +268,12 @@ out0:
  * group grows by the class of largest gain among the DH_RG_WINDOW nearest
  * classes with items left, in lexicographic and in latency order, around
  * the class added last */
-struct olist { long *nx, *pv, *pos, *ord; uint32_t *vec; };
+struct olist {
+    long *nx, *pv, *pos, *ord;
+    uint32_t *vec;
+    char *has;      /* per position: the class has items left (a scan reads
+                     * it in sequence; left[] by class is all over memory) */
+};
 
 /* the classes in order ord, their vectors copied in that order (a scan
  * along the list then reads memory in sequence, not all over the table) */
@@ -251,12 +286,14 @@ static int olist_init(struct olist *o, long *ord, const struct classes *c)
     o->pv = malloc((size_t)n * sizeof *o->pv);
     o->pos = malloc((size_t)n * sizeof *o->pos);
     o->vec = malloc((size_t)n * (size_t)nb * sizeof *o->vec);
-    if (!o->nx || !o->pv || !o->pos || !o->vec)
+    o->has = malloc((size_t)(n ? n : 1));
+    if (!o->nx || !o->pv || !o->pos || !o->vec || !o->has)
         return -DH_E_RESOURCES;
     for (long q = 0; q < n; q++) {
         o->pos[ord[q]] = q;
         o->nx[q] = q + 1 < n ? q + 1 : -1;
         o->pv[q] = q - 1;
+        o->has[q] = c->count[ord[q]] > 0;
         memcpy(o->vec + (size_t)q * (size_t)nb, c->vec[ord[q]], (size_t)nb * sizeof *o->vec);
     }
     return 0;
@@ -271,25 +308,34 @@ static void olist_drop(struct olist *o, long k)
 
 static void olist_free(struct olist *o)
 {
-    free(o->nx); free(o->pv); free(o->pos); free(o->ord); free(o->vec);
+    free(o->nx); free(o->pv); free(o->pos); free(o->ord); free(o->vec); free(o->has);
 }
 
-static void scan_side(const struct olist *o, long q, int fwd, const long *left,
+/* the DH_RG_WINDOW classes after (fwd) or before position q of o, those
+ * with items left as candidates: their gains are computed four at a time
+ * (dh__rg_gains_fast, bit for bit dh__rg_gain_mm's), then taken in walk order,
+ * so the first of equal gains wins as in a one-by-one scan */
+static void scan_side(const struct olist *o, long q, int fwd,
                       const struct dh_bbv *b, const struct classes *c, const uint32_t *mn,
                       const uint32_t *mx, long *best, double *bg)
 {
+    const uint32_t *v[DH_RG_WINDOW] = {0};
+    long who[DH_RG_WINDOW];
+    double g[DH_RG_WINDOW];
+    int n = 0;
     long p = fwd ? o->nx[q] : o->pv[q];
     for (int k = 0; k < DH_RG_WINDOW && p >= 0; k++, p = fwd ? o->nx[p] : o->pv[p]) {
-        long j = o->ord[p];
-        if (!left[j])
+        if (!o->has[p])
             continue;
-        const uint32_t *v = o->vec + (size_t)p * (size_t)c->nb;
-        double g = dh__rg_gain_mm(b->block_cost, c->nb, mn, mx, v, v);
-        if (g > *bg) {
-            *bg = g;
-            *best = j;
-        }
+        who[n] = o->ord[p];
+        v[n++] = o->vec + (size_t)p * (size_t)c->nb;
     }
+    dh__rg_gains_fast(b->block_cost, c->nb, mn, mx, v, v, n, g);
+    for (int k = 0; k < n; k++)
+        if (g[k] > *bg) {
+            *bg = g[k];
+            *best = who[k];
+        }
 }
 
 int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int group,
@@ -329,15 +375,17 @@ int dh__rg_greedymax_window(const struct dh_bbv *b, const struct classes *c, int
             if ((rc = dh__rg_seq_push(out, k, t)))
                 goto out;
             left[k] -= t;
+            if (!left[k])
+                L.has[L.pos[k]] = X.has[X.pos[k]] = 0;
             room -= t;
             if (!room)
                 break;
             long best = -1;
             double bg = -1e300;
-            scan_side(&X, X.pos[k], 1, left, b, c, mn, mx, &best, &bg);
-            scan_side(&X, X.pos[k], 0, left, b, c, mn, mx, &best, &bg);
-            scan_side(&L, L.pos[k], 1, left, b, c, mn, mx, &best, &bg);
-            scan_side(&L, L.pos[k], 0, left, b, c, mn, mx, &best, &bg);
+            scan_side(&X, X.pos[k], 1, b, c, mn, mx, &best, &bg);
+            scan_side(&X, X.pos[k], 0, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 1, b, c, mn, mx, &best, &bg);
+            scan_side(&L, L.pos[k], 0, b, c, mn, mx, &best, &bg);
             if (!left[k] && !gone[k]) {     /* searched around; now unlink */
                 if (L.ord[head] == k)
                     head = L.nx[head];

@@ -1,0 +1,168 @@
+/* test_regroup_window.c — the window forms of Greedy and Greedy-Max (the
+ * regroupings of workloads with many distinct BBVs, such as gdt's) and
+ * Greedy's exact all-pairs form (up to 700 classes here) give exactly the
+ * runs of classes their earlier, slower forms gave
+ * (regroup_window_oracle.h), over random inputs: 1 to 24 blocks, a few to
+ * thousands of classes, counts that leave remainders or fill groups,
+ * block costs and counts drawn from few values so gains and latencies tie,
+ * counts near 2^32 (the conversions to double), and groups of 32 and 64 (and 1 and 3, the edges). */
+#include "testutil.h"
+#include "regroup_window_oracle.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int g_nb;
+static int cmp_vec(const void *a, const void *b)
+{
+    return memcmp(a, b, (size_t)g_nb * sizeof(uint32_t));
+}
+
+/* n random distinct vectors of nb counters below `top` (0: within 5 of
+ * 2^32), in random order:
+ * the classes of a workload, each with a count, first member and latency
+ * as classes_build makes them. Fewer than n where the values run out. */
+struct shape {
+    struct classes c;
+    uint32_t *vec;
+    double *cost;
+    struct dh_bbv b;
+};
+
+static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t top, long most,
+                       int few_costs)
+{
+    memset(s, 0, sizeof *s);
+    s->vec = malloc((size_t)n * (size_t)nb * sizeof *s->vec);
+    s->cost = malloc((size_t)nb * sizeof *s->cost);
+    assert_non_null(s->vec);
+    assert_non_null(s->cost);
+    for (size_t q = 0; q < (size_t)n * (size_t)nb; q++)    /* top 0: near 2^32 */
+        s->vec[q] = top ? (uint32_t)(rnd(st) % top) : UINT32_MAX - (uint32_t)(rnd(st) % 5);
+    g_nb = nb;
+    qsort(s->vec, (size_t)n, (size_t)nb * sizeof *s->vec, cmp_vec);
+    long u = 0;
+    for (long k = 0; k < n; k++)
+        if (!u || memcmp(s->vec + (size_t)(u - 1) * nb, s->vec + (size_t)k * nb,
+                         (size_t)nb * sizeof *s->vec))
+            memmove(s->vec + (size_t)u++ * nb, s->vec + (size_t)k * nb,
+                    (size_t)nb * sizeof *s->vec);
+    for (long k = u - 1; k > 0; k--) {         /* class numbers not in lex order */
+        long j = (long)(rnd(st) % (uint64_t)(k + 1));
+        for (int b = 0; b < nb; b++) {
+            uint32_t t = s->vec[(size_t)k * nb + b];
+            s->vec[(size_t)k * nb + b] = s->vec[(size_t)j * nb + b];
+            s->vec[(size_t)j * nb + b] = t;
+        }
+    }
+    for (int b = 0; b < nb; b++)
+        s->cost[b] = few_costs ? (double)(rnd(st) % 3) : (double)(rnd(st) % 1000) / 7.0;
+    struct classes *c = &s->c;
+    c->nb = nb;
+    c->n = u;
+    c->vec = malloc((size_t)(u ? u : 1) * sizeof *c->vec);
+    c->count = malloc((size_t)(u ? u : 1) * sizeof *c->count);
+    c->first = malloc((size_t)(u ? u : 1) * sizeof *c->first);
+    c->lat = malloc((size_t)(u ? u : 1) * sizeof *c->lat);
+    assert_true(c->vec && c->count && c->first && c->lat);
+    for (long k = 0; k < u; k++) {
+        c->vec[k] = s->vec + (size_t)k * nb;
+        c->count[k] = 1 + (long)(rnd(st) % 4 ? rnd(st) % 3 : rnd(st) % (uint64_t)most);
+        c->first[k] = k;
+        double l = 0;
+        for (int b = 0; b < nb; b++)
+            l += s->cost[b] * c->vec[k][b];
+        c->lat[k] = l;
+    }
+    for (long k = u - 1; k > 0; k--) {         /* first members in another order */
+        long j = (long)(rnd(st) % (uint64_t)(k + 1)), t = c->first[k];
+        c->first[k] = c->first[j];
+        c->first[j] = t;
+    }
+    s->b = (struct dh_bbv){.n_blocks = nb, .block_cost = s->cost};
+}
+
+static void shape_free(struct shape *s)
+{
+    free(s->vec); free(s->cost);
+    free(s->c.vec); free(s->c.count); free(s->c.first); free(s->c.lat);
+}
+
+static void same_runs(const struct seq *a, const struct seq *b, const char *what, long trial)
+{
+    if (a->n != b->n)
+        fail_msg("%s, trial %ld: %ld runs, the oracle %ld", what, trial, a->n, b->n);
+    for (long r = 0; r < a->n; r++)
+        if (a->cls[r] != b->cls[r] || a->cnt[r] != b->cnt[r])
+            fail_msg("%s, trial %ld: run %ld is (class %ld, %ld), the oracle's (class %ld, %ld)",
+                     what, trial, r, a->cls[r], a->cnt[r], b->cls[r], b->cnt[r]);
+}
+
+static void check(struct shape *s, int group, long trial)
+{
+    struct seq got = {0}, want = {0};
+    assert_int_equal(dh__rg_greedy_window(&s->b, &s->c, group, &got), 0);
+    assert_int_equal(oracle_greedy_window(&s->b, &s->c, group, &want), 0);
+    same_runs(&got, &want, "greedy", trial);
+    free(got.cls); free(got.cnt); free(want.cls); free(want.cnt);
+    memset(&got, 0, sizeof got);
+    memset(&want, 0, sizeof want);
+    assert_int_equal(dh__rg_greedymax_window(&s->b, &s->c, group, &got), 0);
+    assert_int_equal(oracle_greedymax_window(&s->b, &s->c, group, &want), 0);
+    same_runs(&got, &want, "greedymax", trial);
+    free(got.cls); free(got.cnt); free(want.cls); free(want.cnt);
+    if (s->c.n > 700)                       /* the all-pairs form: slow */
+        return;
+    memset(&got, 0, sizeof got);
+    memset(&want, 0, sizeof want);
+    assert_int_equal(dh__rg_greedy_exact(&s->b, &s->c, group, &got), 0);
+    assert_int_equal(oracle_greedy_exact(&s->b, &s->c, group, &want), 0);
+    same_runs(&got, &want, "greedy (exact)", trial);
+    free(got.cls); free(got.cnt); free(want.cls); free(want.cnt);
+}
+
+/* many small random shapes: every block count, few and many classes */
+static void random_shapes(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x77;
+    static const int groups[] = {32, 64, 1, 3};
+    for (long trial = 0; trial < 400; trial++) {
+        int nb = 1 + (int)(trial % 24);
+        long n = trial % 3 == 0 ? 1 + (long)(rnd(&seed) % 40)
+                 : trial % 3 == 1 ? 50 + (long)(rnd(&seed) % 600) : 50 + (long)(rnd(&seed) % 1500);
+        uint32_t top = trial % 5 == 4 ? 0 : trial % 2 ? 3 : 1000;
+        struct shape s;
+        shape_make(&s, &seed, nb, n, top, 3 * 64 + 5, (int)(trial % 4 == 1));
+        check(&s, groups[trial % 8 < 6 ? trial % 2 : 2 + trial % 2], trial);
+        shape_free(&s);
+    }
+}
+
+/* gdt's shape: 18 blocks, thousands of classes of one item each, counts
+ * spread over hundreds of values */
+static void gdt_like(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x9d7;
+    for (long trial = 0; trial < 4; trial++) {
+        struct shape s;
+        shape_make(&s, &seed, 18, 20000, trial % 2 ? 440 : 16, 2, 0);
+        check(&s, trial < 2 ? 64 : 32, trial);
+        shape_free(&s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(random_shapes),
+        cmocka_unit_test(gdt_like),
+    };
+    return cmocka_run_group_tests_name("regroup_window", t, NULL, NULL);
+}
