@@ -19,6 +19,7 @@
 
 #include "../../suites/lib/kit.h"
 #include "runner.h"
+#include "../support/fs.h"
 #include "wcache.h"
 #include "worker_state.h"
 
@@ -115,21 +116,6 @@ struct dh_overlap {
     int n_tried, cap_tried;
 };
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static double cpu_ms(void)
 {
     struct timespec t;
@@ -188,7 +174,7 @@ static void helper_main(const struct dh_overlap *ov, const struct dh_case *c,
     rep.ms = dh_now_ms() - t0;
     rep.cpu_ms = cpu_ms() - c0;
     rep.threads = threads;
-    _exit(write_all(fd, &rep, sizeof rep) ? 4 : 0);
+    _exit(dh_write_all(fd, &rep, sizeof rep) ? 4 : 0);
 }
 
 static int run_key(const struct dh_run *u, struct dh_store_key *k)

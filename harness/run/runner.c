@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "overlap.h"
+#include "../support/fs.h"
 #include "worker.h"
 
 static volatile sig_atomic_t interrupted;
@@ -36,21 +37,6 @@ void dh_runner_install_sigint(void)
 }
 
 int dh_runner_interrupted(void) { return interrupted; }
-
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 static double now_s(void)
 {
@@ -104,10 +90,10 @@ static int send_result(int fd, const struct dh_result *r)
     t.options_len = r->options ? (uint32_t)strnlen(r->options, DH_OPTIONS_MAX - 1) : 0;
     t.log_len = r->build_log ? (uint32_t)strnlen(r->build_log, DH_BUILD_LOG_MAX - 1) : 0;
     size_t sb = (size_t)t.n * sizeof(double);
-    return write_all(fd, r, sizeof *r) || write_all(fd, &t, sizeof t)
-        || write_all(fd, r->kernel_ms, sb) || write_all(fd, r->host_ms, sb)
-        || write_all(fd, r->xfer_ms, sb) || write_all(fd, r->options, t.options_len)
-        || write_all(fd, r->build_log, t.log_len);
+    return dh_write_all(fd, r, sizeof *r) || dh_write_all(fd, &t, sizeof t)
+        || dh_write_all(fd, r->kernel_ms, sb) || dh_write_all(fd, r->host_ms, sb)
+        || dh_write_all(fd, r->xfer_ms, sb) || dh_write_all(fd, r->options, t.options_len)
+        || dh_write_all(fd, r->build_log, t.log_len);
 }
 
 /* A text block of len bytes from fd into *dst. */
@@ -196,7 +182,7 @@ int dh_devices_gather(struct dh_devlist *l, int isolate, struct dh_err *err)
         close(fd[0]);
         static struct dh_devlist mine;
         gather_here(&mine);
-        _exit(write_all(fd[1], &mine, sizeof mine) ? 3 : 0);
+        _exit(dh_write_all(fd[1], &mine, sizeof mine) ? 3 : 0);
     }
     close(fd[1]);
     int rc = read_timed(fd[0], l, sizeof *l, 120);
@@ -254,7 +240,7 @@ static void worker_main(const char *backend, int index, int req, int resp,
                 : dh_err_set(&e, DH_E_UNAVAILABLE, "no backend %s", backend);
     h.status = rc < 0 ? -rc : 0;
     snprintf(h.msg, sizeof h.msg, "%s", e.msg);
-    if (write_all(resp, &h, sizeof h) || rc)
+    if (dh_write_all(resp, &h, sizeof h) || rc)
         _exit(rc ? 3 : 4);
     w.dump_dir = dump_dir;
     w.wcache = wcache;
@@ -278,7 +264,7 @@ static void stop(struct proc *p, int hard)
         return;
     if (!hard) {
         static struct dh_case bye;         /* bench == NULL: goodbye */
-        if (write_all(p->req, &bye, sizeof bye))
+        if (dh_write_all(p->req, &bye, sizeof bye))
             hard = 1;
     }
     close(p->req);
@@ -430,7 +416,7 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
         if (rc)
             goto dead;
     }
-    if (write_all(s->p.req, c, sizeof *c)) {
+    if (dh_write_all(s->p.req, c, sizeof *c)) {
         stop(&s->p, 1);
         fail_case(r, DH_E_CRASH, "the worker process is gone");
         return 0;

@@ -61,3 +61,22 @@ void dh_line_directive(char *out, size_t len, const char *path)
     }
     snprintf(out + o, len - o, "\"\n");
 }
+
+int dh_write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        if (w == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}

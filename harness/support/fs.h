@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+/* write all n bytes of p to fd, retrying short writes and EINTR; 0, or -1
+ * with errno (ENOSPC where write wrote nothing) */
+int dh_write_all(int fd, const void *p, size_t n);
+
 /* mkdir -p; 0 or -1 with errno */
 int dh_mkdir_p(const char *path);
 

@@ -124,25 +124,6 @@ static int read_full(int fd, void *dst, size_t n)
     return 0;
 }
 
-static int write_full(int fd, const void *src, size_t n)
-{
-    const char *p = src;
-    while (n) {
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0) {
-            errno = ENOSPC;
-            return -1;
-        }
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 /* Check a header read from a file of file_bytes; fill kind, key, label
  * and payload lengths. 0, or -1 with why. */
 static int parse_header(const unsigned char *h, uint64_t file_bytes, uint32_t *kind,
@@ -348,7 +329,7 @@ int dh_store_begin(const struct dh_store *s, const struct dh_store_key *k, uint3
     w->label_len = ll;
     /* the header goes in last, with its checksums: a file cut short before
      * then has no valid header */
-    if (lseek(w->fd, DH_STORE_HEADER_BYTES, SEEK_SET) < 0 || write_full(w->fd, label, ll)) {
+    if (lseek(w->fd, DH_STORE_HEADER_BYTES, SEEK_SET) < 0 || dh_write_all(w->fd, label, ll)) {
         int e = errno;
         dh_store_cancel(w);
         return dh_err_set(err, DH_E_IO, "cannot write in the cache folder %s: %s", s->dir,
@@ -364,7 +345,7 @@ int dh_store_write(struct dh_store_writer *w, const void *src, size_t n, struct 
         dh_store_cancel(w);
         return dh_err_set(err, DH_E_INTERNAL, "cache entry: more payload than announced");
     }
-    if (write_full(w->fd, src, n)) {
+    if (dh_write_all(w->fd, src, n)) {
         int e = errno;
         dh_store_cancel(w);
         return dh_err_set(err, DH_E_IO, "cannot write in the cache folder %s: %s", w->s->dir,
