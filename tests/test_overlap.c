@@ -281,32 +281,9 @@ static void same_entries(const char *a, const char *b)
     assert_int_equal(hosts, 3);
 }
 
-/* the processes whose parent is this one (helpers, workers) */
-static int children(void)
-{
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    struct dirent *de;
-    int n = 0;
-    while ((de = readdir(d))) {
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t got = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[got] = 0;
-        char *rp = strrchr(buf, ')');
-        int ppid = 0;
-        if (rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == getpid())
-            n++;
-    }
-    closedir(d);
-    return n;
-}
-
-static int helpers_of(pid_t parent)
+/* the processes whose parent is `parent`, of them only those whose name
+ * begins with `name` where name is not NULL */
+static int children_named(pid_t parent, const char *name)
 {
     DIR *d = opendir("/proc");
     assert_non_null(d);
@@ -324,11 +301,23 @@ static int helpers_of(pid_t parent)
         char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
         int ppid = 0;
         if (lp && rp && sscanf(rp + 2, "%*c %d", &ppid) == 1 && ppid == parent
-            && !strncmp(lp + 1, "dh-prep", 7))
+            && (!name || !strncmp(lp + 1, name, strlen(name))))
             n++;
     }
     closedir(d);
     return n;
+}
+
+/* the processes whose parent is this one (helpers, workers) */
+static int children(void)
+{
+    return children_named(getpid(), NULL);
+}
+
+/* the overlap helpers (dh-prep) whose parent is `parent` */
+static int helpers_of(pid_t parent)
+{
+    return children_named(parent, "dh-prep");
 }
 
 static void cache_dir(char *out, size_t len, const char *name)
