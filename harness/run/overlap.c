@@ -111,6 +111,7 @@ struct dh_overlap {
     const struct dh_bench *nostore[MAX_NOSTORE];
     int n_nostore;
     int off;                     /* a store failed: no more helpers */
+    int paused;                  /* the helper is stopped (SIGSTOP) */
     /* the workloads a helper was started for: never a second time */
     struct dh_store_key *tried;
     int n_tried, cap_tried;
@@ -223,7 +224,8 @@ static void stop(struct dh_overlap *ov)
 {
     if (!ov->pid)
         return;
-    kill(ov->pid, SIGKILL);
+    kill(ov->pid, SIGKILL);             /* a stopped process dies too */
+    ov->paused = 0;
     int st;
     while (waitpid(ov->pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -369,12 +371,43 @@ struct dh_overlap *dh_overlap_open(struct dh_wcache *wc)
     return ov;
 }
 
+/* cases whose samples include host work: cpu_tdr's regrouping and moves */
+static int times_host_work(const struct dh_case *c)
+{
+    return !strcmp(c->variant, "cpu_tdr");
+}
+
+static void pause_for(struct dh_overlap *ov, const struct dh_run *u)
+{
+    if (ov->pid && !ov->paused && times_host_work(&u->c) && !kill(ov->pid, SIGSTOP))
+        ov->paused = 1;
+}
+
+void dh_overlap_resume(struct dh_overlap *ov)
+{
+    if (ov && ov->pid && ov->paused) {
+        kill(ov->pid, SIGCONT);
+        ov->paused = 0;
+    }
+}
+
+static void step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
+                 double *bg_ms, double *bg_wall_ms, double *wait_ms);
+
 void dh_overlap_step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
                      double *bg_ms, double *bg_wall_ms, double *wait_ms)
 {
     *bg_ms = *bg_wall_ms = *wait_ms = 0;
     if (!ov)
         return;
+    dh_overlap_resume(ov);              /* a step waits for it, or starts one */
+    step(ov, runs, n, i, bg_ms, bg_wall_ms, wait_ms);
+    pause_for(ov, &runs[i]);
+}
+
+static void step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
+                 double *bg_ms, double *bg_wall_ms, double *wait_ms)
+{
     struct dh_store_key ki;
     int has = run_key(&runs[i], &ki);
     if (ov->pid) {
