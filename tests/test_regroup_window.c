@@ -9,6 +9,8 @@
 #include "testutil.h"
 #include "regroup_window_oracle.h"
 
+#include <omp.h>
+
 static uint64_t rnd(uint64_t *s)
 {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -158,11 +160,60 @@ static void gdt_like(void **st)
     }
 }
 
+/* dh__rg_sorted_classes (Sorting's order, and the window forms' class
+ * order): the lexicographic order of the vectors, checked against qsort
+ * with a plain comparator, at 1, 2 and 4 threads (above 32K classes a
+ * thread the chunks are sorted and merged on several) */
+static const struct classes *g_c;
+static int cmp_class(const void *a, const void *b)
+{
+    const uint32_t *u = g_c->vec[*(const long *)a], *v = g_c->vec[*(const long *)b];
+    for (int j = 0; j < g_c->nb; j++)
+        if (u[j] != v[j])
+            return u[j] < v[j] ? -1 : 1;
+    return 0;
+}
+
+static void sorted_classes(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x5017;
+    static const struct { int nb; long n; uint32_t top; } sh[] = {
+        {1, 1, 10}, {1, 300, 1000}, {2, 5000, 100}, {3, 70000, 60}, {18, 140000, 440},
+        {5, 200000, 0}, {24, 131073, 3}, {2, 100000, 1000},
+    };
+    int width = omp_get_max_threads();
+    for (size_t q = 0; q < sizeof sh / sizeof sh[0]; q++) {
+        struct shape s;
+        shape_make(&s, &seed, sh[q].nb, sh[q].n, sh[q].top, 2, 0);
+        long n = s.c.n, *want = malloc((size_t)n * sizeof *want);
+        assert_non_null(want);
+        for (long k = 0; k < n; k++)
+            want[k] = k;
+        g_c = &s.c;
+        qsort(want, (size_t)n, sizeof *want, cmp_class);
+        for (int t = 1; t <= 4; t *= 2) {
+            omp_set_num_threads(t);
+            long *got = dh__rg_sorted_classes(&s.c);
+            assert_non_null(got);
+            for (long k = 0; k < n; k++)
+                if (got[k] != want[k])
+                    fail_msg("shape %zu (%ld classes), %d threads: place %ld holds class %ld, "
+                             "qsort's %ld", q, n, t, k, got[k], want[k]);
+            free(got);
+        }
+        omp_set_num_threads(width);
+        free(want);
+        shape_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(random_shapes),
         cmocka_unit_test(gdt_like),
+        cmocka_unit_test(sorted_classes),
     };
     return cmocka_run_group_tests_name("regroup_window", t, NULL, NULL);
 }

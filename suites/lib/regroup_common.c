@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <omp.h>
 
 int dh_regroup_threads(long n)
@@ -47,27 +48,159 @@ int dh__rg_seq_push(struct seq *s, long cls, long cnt)
 
 /* ---- class orders ---- */
 
-static const struct classes *g_sort_c;
-static int cmp_lex(const void *a, const void *b)
+/* The lexicographic order of the classes: a merge sort of (key, class)
+ * pairs, the key a class's first two counters (most comparisons end
+ * there, without loading the vectors). Distinct classes have distinct
+ * vectors, so the order has no ties and is the same however it is
+ * sorted: each thread sorts a chunk, then the chunks merge pairwise, each
+ * merge cut into pieces of equal output (merge path) for the threads. */
+struct lexkey {
+    uint64_t k;
+    long i;
+};
+
+static inline int lex_less(const struct classes *c, const struct lexkey *a,
+                           const struct lexkey *b)
 {
-    long x = *(const long *)a, y = *(const long *)b;
-    for (int j = 0; j < g_sort_c->nb; j++) {
-        uint32_t u = g_sort_c->vec[x][j], v = g_sort_c->vec[y][j];
-        if (u != v)
-            return u < v ? -1 : 1;
-    }
+    if (a->k != b->k)
+        return a->k < b->k;
+    const uint32_t *u = c->vec[a->i], *v = c->vec[b->i];
+    for (int j = 2; j < c->nb; j++)
+        if (u[j] != v[j])
+            return u[j] < v[j];
     return 0;
+}
+
+/* a[0, na) and b[0, nb) merged into o */
+static void lex_merge(const struct classes *c, const struct lexkey *a, long na,
+                      const struct lexkey *b, long nb, struct lexkey *o)
+{
+    long i = 0, j = 0, k = 0;
+    while (i < na && j < nb)
+        o[k++] = lex_less(c, b + j, a + i) ? b[j++] : a[i++];
+    while (i < na)
+        o[k++] = a[i++];
+    while (j < nb)
+        o[k++] = b[j++];
+}
+
+static void lex_insertion(const struct classes *c, struct lexkey *a, long n)
+{
+    for (long q = 1; q < n; q++) {
+        struct lexkey x = a[q];
+        long p = q;
+        while (p > 0 && lex_less(c, &x, a + p - 1)) {
+            a[p] = a[p - 1];
+            p--;
+        }
+        a[p] = x;
+    }
+}
+
+static void lex_sort_to(const struct classes *c, struct lexkey *a, struct lexkey *t, long n);
+
+/* a sorted in place, t (n entries) as scratch */
+static void lex_sort_in(const struct classes *c, struct lexkey *a, struct lexkey *t, long n)
+{
+    if (n <= 16) {
+        lex_insertion(c, a, n);
+        return;
+    }
+    long h = n / 2;
+    lex_sort_to(c, a, t, h);
+    lex_sort_to(c, a + h, t + h, n - h);
+    lex_merge(c, t, h, t + h, n - h, a);
+}
+
+/* a sorted into t, a as scratch */
+static void lex_sort_to(const struct classes *c, struct lexkey *a, struct lexkey *t, long n)
+{
+    if (n <= 16) {
+        memcpy(t, a, (size_t)n * sizeof *t);
+        lex_insertion(c, t, n);
+        return;
+    }
+    long h = n / 2;
+    lex_sort_in(c, a, t, h);
+    lex_sort_in(c, a + h, t + h, n - h);
+    lex_merge(c, a, h, a + h, n - h, t);
+}
+
+/* how many of the d first entries of the merge of a (na) and b (nb) come
+ * from a (no two entries equal) */
+static long lex_corank(const struct classes *c, long d, const struct lexkey *a, long na,
+                       const struct lexkey *b, long nb)
+{
+    long lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (lex_less(c, a + mid, b + d - 1 - mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static inline long chunk_lo(long n, long nc, long t)
+{
+    return t * (n / nc) + (t < n % nc ? t : n % nc);
 }
 
 long *dh__rg_sorted_classes(const struct classes *c)
 {
-    long *o = malloc((size_t)c->n * sizeof *o);
-    if (!o)
+    long n = c->n;
+    int nt = dh_regroup_threads(n), nb = c->nb;
+    long *o = malloc((size_t)(n ? n : 1) * sizeof *o);
+    struct lexkey *a = malloc((size_t)(n ? n : 1) * sizeof *a);
+    struct lexkey *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+    long *run = malloc(((size_t)nt + 1) * sizeof *run);
+    if (!o || !a || !t || !run) {
+        free(o); free(a); free(t); free(run);
         return NULL;
-    for (long k = 0; k < c->n; k++)
-        o[k] = k;
-    g_sort_c = c;
-    qsort(o, (size_t)c->n, sizeof *o, cmp_lex);
+    }
+    /* sorted runs: one per thread, in a */
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
+    for (int q = 0; q < nt; q++) {
+        long lo = chunk_lo(n, nt, q), hi = chunk_lo(n, nt, q + 1);
+        for (long k = lo; k < hi; k++) {
+            const uint32_t *v = c->vec[k];
+            a[k].k = nb >= 2 ? (uint64_t)v[0] << 32 | v[1] : nb ? (uint64_t)v[0] << 32 : 0;
+            a[k].i = k;
+        }
+        lex_sort_in(c, a + lo, t + lo, hi - lo);
+    }
+    int nr = nt;
+    for (int q = 0; q <= nt; q++)
+        run[q] = chunk_lo(n, nt, q);
+    /* merge runs pairwise, a -> t, until one is left; each pair's output
+     * in nt pieces */
+    while (nr > 1) {
+        int np = (nr + 1) / 2;
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
+        for (long w = 0; w < (long)np * nt; w++) {
+            int p = (int)(w / nt), piece = (int)(w % nt);
+            long lo = run[2 * p], mid = run[2 * p + 1 < nr ? 2 * p + 1 : nr];
+            long hi = run[2 * p + 2 <= nr ? 2 * p + 2 : nr];
+            long na = mid - lo, nbb = hi - mid;
+            long d0 = chunk_lo(na + nbb, nt, piece), d1 = chunk_lo(na + nbb, nt, piece + 1);
+            long i0 = lex_corank(c, d0, a + lo, na, a + mid, nbb);
+            long i1 = lex_corank(c, d1, a + lo, na, a + mid, nbb);
+            lex_merge(c, a + lo + i0, i1 - i0, a + mid + d0 - i0, (d1 - i1) - (d0 - i0),
+                      t + lo + d0);
+        }
+        for (int p = 0; p < np; p++)
+            run[p] = run[2 * p];
+        run[np] = n;
+        nr = np;
+        struct lexkey *x = a;
+        a = t;
+        t = x;
+    }
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+    for (long k = 0; k < n; k++)
+        o[k] = a[k].i;
+    free(a); free(t); free(run);
     return o;
 }
 
