@@ -160,6 +160,33 @@ static void gdt_like(void **st)
     }
 }
 
+/* gdt's size (about 130K classes): the class sort, the groups and their
+ * first best partners run on several threads above 32K classes a thread;
+ * at 1 and 4 threads the same runs as the oracle's */
+static void gdt_size_threads(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x6d7;
+    int width = omp_get_max_threads();
+    for (long trial = 0; trial < 2; trial++) {
+        struct shape s;
+        shape_make(&s, &seed, 18, 140000, trial ? 440 : 16, trial ? 2 : 200, 0);
+        assert_true(s.c.n > 4 * 32768);
+        struct seq want = {0};
+        assert_int_equal(oracle_greedy_window(&s.b, &s.c, 64, &want), 0);
+        for (int t = 1; t <= 4; t *= 4) {
+            omp_set_num_threads(t);
+            struct seq got = {0};
+            assert_int_equal(dh__rg_greedy_window(&s.b, &s.c, 64, &got), 0);
+            same_runs(&got, &want, t == 1 ? "greedy, 1 thread" : "greedy, 4 threads", trial);
+            free(got.cls); free(got.cnt);
+        }
+        omp_set_num_threads(width);
+        free(want.cls); free(want.cnt);
+        shape_free(&s);
+    }
+}
+
 /* dh__rg_sorted_classes (Sorting's order, and the window forms' class
  * order): the lexicographic order of the vectors, checked against qsort
  * with a plain comparator, at 1, 2 and 4 threads (above 32K classes a
@@ -214,6 +241,7 @@ int main(void)
         cmocka_unit_test(random_shapes),
         cmocka_unit_test(gdt_like),
         cmocka_unit_test(sorted_classes),
+        cmocka_unit_test(gdt_size_threads),
     };
     return cmocka_run_group_tests_name("regroup_window", t, NULL, NULL);
 }

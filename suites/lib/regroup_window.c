@@ -61,6 +61,10 @@ static int heap_push(struct heap *h, struct hent x)
     return 0;
 }
 
+/* A pop moves the hole down the path of larger children; the next
+ * level's gains (the four grandchildren, one or two cache lines) are
+ * fetched a level ahead, so the chain of compares waits on one miss less
+ * per level. The moves are those of the plain sift-down. */
 static struct hent heap_pop(struct heap *h)
 {
     struct hent top = {h->g[0], h->p[0].i, h->p[0].j, h->p[0].vi, h->p[0].vj};
@@ -68,6 +72,8 @@ static struct hent heap_pop(struct heap *h)
     double xg = h->g[last];
     for (;;) {
         long l = 2 * i + 1, r = l + 1, m = i;
+        __builtin_prefetch(h->g + 2 * l + 1);
+        __builtin_prefetch(h->g + 2 * r + 2);
         double g = xg;
         if (l < h->n && h->g[l] > g) { m = l; g = h->g[l]; }
         if (r < h->n && h->g[r] > g) m = r;
@@ -84,29 +90,37 @@ static struct hent heap_pop(struct heap *h)
     return top;
 }
 
-/* groups are kept in lexicographic order of their first class; nx/pv link
- * the alive ones */
+/* Groups are kept in lexicographic order of their first class; nx/pv
+ * link the alive ones. A group's members are runs of (class, count) in a
+ * list: run q is made for group q's class at the start (a class is in one
+ * group at a time, so no run is ever made again), a merge links z's runs
+ * after a's, and an emission takes runs off the head. No run list is
+ * allocated or copied as groups merge. */
 struct wgroups {
-    struct ggroup *G;
-    long m, *nx, *pv;
+    long m;
+    int *nx, *pv;
     unsigned *ver;
     double *bestg;      /* gain of each group's latest entry */
     uint32_t *bounds;   /* group j's min counts at j * 2nb, its max after them */
+    long *size;         /* items; 0: not alive */
+    int *head, *tail;   /* first and last run */
+    int *rcls, *rnext;  /* per run: class, next run of its group (-1: last) */
+    long *rcnt;         /* per run: items */
     int nb;
 };
 
 /* the next DH_RG_WINDOW alive groups after i (fwd) or before it, their
  * bounds and the gains of merging each with i */
 static int wg_window(const struct wgroups *W, long i, int fwd, const double *cost, int nb,
-                     long *who, double *g)
+                     int *who, double *g)
 {
     const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW];
     int n = 0;
     size_t w = 2 * (size_t)nb;
-    for (long j = fwd ? W->nx[i] : W->pv[i]; n < DH_RG_WINDOW && j >= 0;
+    for (int j = fwd ? W->nx[i] : W->pv[i]; n < DH_RG_WINDOW && j >= 0;
          j = fwd ? W->nx[j] : W->pv[j]) {
         who[n] = j;
-        mn[n] = W->bounds + (size_t)j * w;  /* = G[j].mn, without loading G[j] */
+        mn[n] = W->bounds + (size_t)j * w;
         mx[n] = mn[n] + nb;
         /* the bounds of groups all over the table miss the cache: start
          * every candidate's loads before the first gain waits on one */
@@ -115,20 +129,31 @@ static int wg_window(const struct wgroups *W, long i, int fwd, const double *cos
         __builtin_prefetch(mn[n] + w - 1);
         n++;
     }
-    dh__rg_gains_fast(cost, nb, W->G[i].mn, W->G[i].mx, mn, mx, n, g);
+    const uint32_t *mi = W->bounds + (size_t)i * w;
+    dh__rg_gains_fast(cost, nb, mi, mi + nb, mn, mx, n, g);
     return n;
+}
+
+/* i's partner of largest gain in its forward window (the first of equal
+ * gains), -1 for none; its gain in *bg (-1e300 for none) */
+static int wg_best(const struct wgroups *W, long i, const double *cost, int nb, double *bg)
+{
+    int best = -1, who[DH_RG_WINDOW];
+    double gs[DH_RG_WINDOW];
+    *bg = -1e300;
+    int n = wg_window(W, i, 1, cost, nb, who, gs);
+    for (int k = 0; k < n; k++)
+        if (gs[k] > *bg) {
+            *bg = gs[k];
+            best = who[k];
+        }
+    return best;
 }
 
 static int wg_best_push(struct wgroups *W, long i, const double *cost, int nb, struct heap *h)
 {
-    long best = -1, who[DH_RG_WINDOW];
-    double bg = -1e300, gs[DH_RG_WINDOW];
-    int n = wg_window(W, i, 1, cost, nb, who, gs);
-    for (int k = 0; k < n; k++)
-        if (gs[k] > bg) {
-            bg = gs[k];
-            best = who[k];
-        }
+    double bg;
+    int best = wg_best(W, i, cost, nb, &bg);
     W->bestg[i] = bg;
     if (best < 0)
         return 0;
@@ -140,101 +165,167 @@ static void wg_unlink(struct wgroups *W, long z)
 {
     if (W->pv[z] >= 0) W->nx[W->pv[z]] = W->nx[z];
     if (W->nx[z] >= 0) W->pv[W->nx[z]] = W->pv[z];
-    W->G[z].alive = 0;
+}
+
+/* group a's bounds: the min and max counts of its members' classes */
+static void wg_bounds(struct wgroups *W, long a, const struct classes *c)
+{
+    int nb = c->nb;
+    uint32_t *mn = W->bounds + (size_t)a * 2 * nb, *mx = mn + nb;
+    for (int q = 0; q < nb; q++) {
+        mn[q] = UINT32_MAX;
+        mx[q] = 0;
+    }
+    for (int r = W->head[a]; r >= 0; r = W->rnext[r]) {
+        const uint32_t *v = c->vec[W->rcls[r]];
+        for (int q = 0; q < nb; q++) {
+            if (v[q] < mn[q]) mn[q] = v[q];
+            if (v[q] > mx[q]) mx[q] = v[q];
+        }
+    }
+}
+
+/* group a's first `group` items out as a finished group; the rest stay */
+static int wg_emit_first(struct wgroups *W, long a, long group, struct seq *out)
+{
+    long need = group;
+    int r = W->head[a], rc;
+    while (need > 0) {
+        long t = W->rcnt[r] < need ? W->rcnt[r] : need;
+        if ((rc = dh__rg_seq_push(out, W->rcls[r], t)))
+            return rc;
+        W->rcnt[r] -= t;
+        need -= t;
+        if (!W->rcnt[r])
+            r = W->rnext[r];
+    }
+    W->head[a] = r;
+    W->size[a] -= group;
+    return 0;
+}
+
+static void wg_free(struct wgroups *W)
+{
+    free(W->nx); free(W->pv); free(W->ver); free(W->bestg); free(W->bounds); free(W->size);
+    free(W->head); free(W->tail); free(W->rcls); free(W->rnext); free(W->rcnt);
 }
 
 int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
                          struct seq *out)
 {
     int nb = c->nb, rc = 0;
+    const double *cost = b->block_cost;
     long *lex = dh__rg_sorted_classes(c);
     if (!lex)
         return -DH_E_RESOURCES;
+    /* identical items first: whole groups of a class, in lexicographic
+     * order; the remainders become the groups, their classes in rcls */
+    struct wgroups W = {0};
+    struct heap h = {0};
+    int *best = NULL;
+    size_t m1 = (size_t)c->n + 1;
+    W.rcls = malloc(m1 * sizeof *W.rcls);
+    if (!W.rcls) {
+        rc = -DH_E_RESOURCES;
+        goto out;
+    }
     long m = 0;
     for (long q = 0; q < c->n; q++) {
         long k = lex[q];
         if ((rc = dh__rg_seq_push(out, k, c->count[k] / group * group)))
-            goto out0;
+            goto out;
         if (c->count[k] % group)
-            m++;
+            W.rcls[m++] = (int)k;
     }
-    struct wgroups W = {0};
-    struct heap h = {0};
-    uint32_t *bounds = NULL;
+    m1 = (size_t)m + 1;
     W.m = m;
-    W.G = calloc((size_t)m + 1, sizeof *W.G);
-    W.nx = malloc(((size_t)m + 1) * sizeof *W.nx);
-    W.pv = malloc(((size_t)m + 1) * sizeof *W.pv);
-    W.ver = calloc((size_t)m + 1, sizeof *W.ver);
-    W.bestg = malloc(((size_t)m + 1) * sizeof *W.bestg);
-    bounds = malloc(((size_t)m + 1) * 2 * nb * sizeof *bounds);
-    W.bounds = bounds;
     W.nb = nb;
-    if (!W.G || !W.nx || !W.pv || !W.ver || !W.bestg || !bounds) {
+    W.nx = malloc(m1 * sizeof *W.nx);
+    W.pv = malloc(m1 * sizeof *W.pv);
+    W.ver = calloc(m1, sizeof *W.ver);
+    W.bestg = malloc(m1 * sizeof *W.bestg);
+    W.bounds = malloc(m1 * 2 * (size_t)nb * sizeof *W.bounds);
+    W.size = malloc(m1 * sizeof *W.size);
+    W.head = malloc(m1 * sizeof *W.head);
+    W.tail = malloc(m1 * sizeof *W.tail);
+    W.rnext = malloc(m1 * sizeof *W.rnext);
+    W.rcnt = malloc(m1 * sizeof *W.rcnt);
+    best = malloc(m1 * sizeof *best);
+    /* every group pushes one entry first; about as many more come */
+    h.cap = 2 * (long)m1;
+    h.g = malloc((size_t)h.cap * sizeof *h.g);
+    h.p = malloc((size_t)h.cap * sizeof *h.p);
+    if (!W.nx || !W.pv || !W.ver || !W.bestg || !W.bounds || !W.size || !W.head || !W.tail ||
+        !W.rnext || !W.rcnt || !best || !h.g || !h.p) {
         rc = -DH_E_RESOURCES;
         goto out;
     }
-    long i = 0;
-    for (long q = 0; q < c->n; q++) {
-        long k = lex[q], r = c->count[k] % group;
-        if (!r)
-            continue;
-        W.G[i].alive = 1;
-        W.G[i].size = r;
-        W.G[i].mn = bounds + (size_t)i * 2 * nb;
-        W.G[i].mx = W.G[i].mn + nb;
-        if ((rc = dh__rg_seq_push(&W.G[i].mem, k, r)))
-            goto out;
-        dh__rg_gg_bounds(&W.G[i], c);
-        W.nx[i] = i + 1 < m ? i + 1 : -1;
-        W.pv[i] = i - 1;
-        i++;
+    /* the groups, then each one's best partner, on the threads; the
+     * entries pushed after, in group order, as one by one */
+    int nt = dh_regroup_threads(m);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+#pragma omp for schedule(static)
+        for (long i = 0; i < m; i++) {
+            int k = W.rcls[i];
+            W.size[i] = c->count[k] % group;
+            W.head[i] = W.tail[i] = (int)i;
+            W.rnext[i] = -1;
+            W.rcnt[i] = W.size[i];
+            uint32_t *mn = W.bounds + (size_t)i * 2 * nb;
+            memcpy(mn, c->vec[k], (size_t)nb * sizeof *mn);
+            memcpy(mn + nb, c->vec[k], (size_t)nb * sizeof *mn);
+            W.nx[i] = i + 1 < m ? (int)i + 1 : -1;
+            W.pv[i] = (int)i - 1;
+        }
+#pragma omp for schedule(dynamic, 1024)
+        for (long i = 0; i < m; i++)
+            best[i] = wg_best(&W, i, cost, nb, &W.bestg[i]);
     }
-    for (i = 0; i < m; i++)
-        if ((rc = wg_best_push(&W, i, b->block_cost, nb, &h)))
+    for (long i = 0; i < m; i++)
+        if (best[i] >= 0 && (rc = heap_push(&h, (struct hent){W.bestg[i], i, best[i], 0, 0})))
             goto out;
     while (h.n) {
         struct hent e = heap_pop(&h);
         long a = e.i, z = e.j;
-        if (!W.G[a].alive)
+        if (!W.size[a])
             continue;
-        if (!W.G[z].alive || e.vi != W.ver[a] || e.vj != W.ver[z]) {
-            if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
+        if (!W.size[z] || e.vi != W.ver[a] || e.vj != W.ver[z]) {
+            if ((rc = wg_best_push(&W, a, cost, nb, &h)))
                 goto out;
             continue;
         }
-        struct ggroup *A = &W.G[a], *Z = &W.G[z];
-        for (long r = 0; r < Z->mem.n; r++)
-            if ((rc = dh__rg_seq_push(&A->mem, Z->mem.cls[r], Z->mem.cnt[r])))
-                goto out;
-        A->size += Z->size;
+        /* z's runs after a's */
+        W.rnext[W.tail[a]] = W.head[z];
+        W.tail[a] = W.tail[z];
+        W.size[a] += W.size[z];
+        W.size[z] = 0;
         wg_unlink(&W, z);
         W.ver[z]++;
-        free(Z->mem.cls); free(Z->mem.cnt);
-        memset(&Z->mem, 0, sizeof Z->mem);
-        int emitted = A->size >= group;
-        if (emitted && (rc = dh__rg_emit_first(A, group, out)))
+        int emitted = W.size[a] >= group;
+        if (emitted && (rc = wg_emit_first(&W, a, group, out)))
             goto out;
         W.ver[a]++;
-        if (!A->size) {
+        if (!W.size[a]) {
             wg_unlink(&W, a);
         } else {
             if (emitted)                    /* members left: bounds anew */
-                dh__rg_gg_bounds(A, c);
-            else                            /* the union's: the same values */
+                wg_bounds(&W, a, c);
+            else {                          /* the union's: the same values */
+                uint32_t *A = W.bounds + (size_t)a * 2 * nb;
+                const uint32_t *Z = W.bounds + (size_t)z * 2 * nb;
                 for (int q = 0; q < nb; q++) {
-                    if (Z->mn[q] < A->mn[q]) A->mn[q] = Z->mn[q];
-                    if (Z->mx[q] > A->mx[q]) A->mx[q] = Z->mx[q];
+                    if (Z[q] < A[q]) A[q] = Z[q];
+                    if (Z[nb + q] > A[nb + q]) A[nb + q] = Z[nb + q];
                 }
-            if ((rc = wg_best_push(&W, a, b->block_cost, nb, &h)))
+            }
+            if ((rc = wg_best_push(&W, a, cost, nb, &h)))
                 goto out;
-        }
-        /* groups before a: a changed; an entry that pointed at a or z is
-         * stale and is searched again when it comes up */
-        if (A->size) {
-            long who[DH_RG_WINDOW];
+            /* groups before a: a changed; an entry that pointed at a or
+             * z is stale and is searched again when it comes up */
+            int who[DH_RG_WINDOW];
             double gs[DH_RG_WINDOW];
-            int nw = wg_window(&W, a, 0, b->block_cost, nb, who, gs);
+            int nw = wg_window(&W, a, 0, cost, nb, who, gs);
             for (int k = 0; k < nw; k++) {
                 long p = who[k];
                 double g = gs[k];
@@ -247,19 +338,16 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
             }
         }
     }
-    for (i = 0; i < m; i++)               /* what never merged, in order */
-        if (W.G[i].alive)
-            for (long r = 0; r < W.G[i].mem.n; r++)
-                if ((rc = dh__rg_seq_push(out, W.G[i].mem.cls[r], W.G[i].mem.cnt[r])))
+    for (long i = 0; i < m; i++)            /* what never merged, in order */
+        if (W.size[i])
+            for (int r = W.head[i]; r >= 0; r = W.rnext[r])
+                if ((rc = dh__rg_seq_push(out, W.rcls[r], W.rcnt[r])))
                     goto out;
 out:
-    if (W.G)
-        for (i = 0; i < m; i++) {
-            free(W.G[i].mem.cls);
-            free(W.G[i].mem.cnt);
-        }
-    free(W.G); free(W.nx); free(W.pv); free(W.ver); free(W.bestg); free(bounds); free(h.g); free(h.p);
-out0:
+    wg_free(&W);
+    free(best);
+    free(h.g);
+    free(h.p);
     free(lex);
     return rc;
 }
