@@ -205,14 +205,25 @@ static void sorted_classes(void **st)
 {
     (void)st;
     uint64_t seed = 0x5017;
-    static const struct { int nb; long n; uint32_t top; } sh[] = {
-        {1, 1, 10}, {1, 300, 1000}, {2, 5000, 100}, {3, 70000, 60}, {18, 140000, 440},
-        {5, 200000, 0}, {24, 131073, 3}, {2, 100000, 1000},
+    /* fix: 1, counters 0, 1 and 4 the same in every class (the order's
+     * key skips them); 2, every counter but the last, which is distinct */
+    static const struct { int nb; long n; uint32_t top; int fix; } sh[] = {
+        {1, 1, 10, 0}, {1, 300, 1000, 0}, {2, 5000, 100, 0}, {3, 70000, 60, 0},
+        {18, 140000, 440, 0}, {5, 200000, 0, 0}, {24, 131073, 3, 0}, {2, 100000, 1000, 0},
+        {20, 140000, 440, 1}, {6, 3000, 1000, 1}, {3, 140000, 10, 2}, {1, 70000, 10, 2},
+        {2, 40, 10, 2},
     };
     int width = omp_get_max_threads();
     for (size_t q = 0; q < sizeof sh / sizeof sh[0]; q++) {
         struct shape s;
         shape_make(&s, &seed, sh[q].nb, sh[q].n, sh[q].top, 2, 0);
+        for (long k = 0; k < s.c.n; k++) {
+            uint32_t *v = s.vec + (size_t)k * (size_t)sh[q].nb;
+            if (sh[q].fix == 1)
+                v[0] = 7, v[1] = 0, v[4] = 3;
+            for (int j = 0; sh[q].fix == 2 && j < sh[q].nb; j++)
+                v[j] = j + 1 < sh[q].nb ? 5 : (uint32_t)k * 7919u;
+        }
         long n = s.c.n, *want = malloc((size_t)n * sizeof *want);
         assert_non_null(want);
         for (long k = 0; k < n; k++)

@@ -49,8 +49,10 @@ int dh__rg_seq_push(struct seq *s, long cls, long cnt)
 /* ---- class orders ---- */
 
 /* The lexicographic order of the classes: a merge sort of (key, class)
- * pairs, the key a class's first two counters (most comparisons end
- * there, without loading the vectors). Distinct classes have distinct
+ * pairs, the key a class's first two counters that are not the same in
+ * every class (most comparisons end there, without loading the vectors;
+ * counters equal in every class order nothing: gdt's first blocks run
+ * once or once a day for every item). Distinct classes have distinct
  * vectors, so the order has no ties and is the same however it is
  * sorted: each thread sorts a chunk, then the chunks merge pairwise, each
  * merge cut into pieces of equal output (merge path) for the threads. */
@@ -59,20 +61,26 @@ struct lexkey {
     long i;
 };
 
-static inline int lex_less(const struct classes *c, const struct lexkey *a,
+/* the classes and the first counter after the key's */
+struct lexctx {
+    const struct classes *c;
+    int from;
+};
+
+static inline int lex_less(const struct lexctx *c, const struct lexkey *a,
                            const struct lexkey *b)
 {
     if (a->k != b->k)
         return a->k < b->k;
-    const uint32_t *u = c->vec[a->i], *v = c->vec[b->i];
-    for (int j = 2; j < c->nb; j++)
+    const uint32_t *u = c->c->vec[a->i], *v = c->c->vec[b->i];
+    for (int j = c->from; j < c->c->nb; j++)
         if (u[j] != v[j])
             return u[j] < v[j];
     return 0;
 }
 
 /* a[0, na) and b[0, nb) merged into o */
-static void lex_merge(const struct classes *c, const struct lexkey *a, long na,
+static void lex_merge(const struct lexctx *c, const struct lexkey *a, long na,
                       const struct lexkey *b, long nb, struct lexkey *o)
 {
     long i = 0, j = 0, k = 0;
@@ -84,7 +92,7 @@ static void lex_merge(const struct classes *c, const struct lexkey *a, long na,
         o[k++] = b[j++];
 }
 
-static void lex_insertion(const struct classes *c, struct lexkey *a, long n)
+static void lex_insertion(const struct lexctx *c, struct lexkey *a, long n)
 {
     for (long q = 1; q < n; q++) {
         struct lexkey x = a[q];
@@ -97,10 +105,10 @@ static void lex_insertion(const struct classes *c, struct lexkey *a, long n)
     }
 }
 
-static void lex_sort_to(const struct classes *c, struct lexkey *a, struct lexkey *t, long n);
+static void lex_sort_to(const struct lexctx *c, struct lexkey *a, struct lexkey *t, long n);
 
 /* a sorted in place, t (n entries) as scratch */
-static void lex_sort_in(const struct classes *c, struct lexkey *a, struct lexkey *t, long n)
+static void lex_sort_in(const struct lexctx *c, struct lexkey *a, struct lexkey *t, long n)
 {
     if (n <= 16) {
         lex_insertion(c, a, n);
@@ -113,7 +121,7 @@ static void lex_sort_in(const struct classes *c, struct lexkey *a, struct lexkey
 }
 
 /* a sorted into t, a as scratch */
-static void lex_sort_to(const struct classes *c, struct lexkey *a, struct lexkey *t, long n)
+static void lex_sort_to(const struct lexctx *c, struct lexkey *a, struct lexkey *t, long n)
 {
     if (n <= 16) {
         memcpy(t, a, (size_t)n * sizeof *t);
@@ -128,7 +136,7 @@ static void lex_sort_to(const struct classes *c, struct lexkey *a, struct lexkey
 
 /* how many of the d first entries of the merge of a (na) and b (nb) come
  * from a (no two entries equal) */
-static long lex_corank(const struct classes *c, long d, const struct lexkey *a, long na,
+static long lex_corank(const struct lexctx *c, long d, const struct lexkey *a, long na,
                        const struct lexkey *b, long nb)
 {
     long lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
@@ -147,25 +155,48 @@ static inline long chunk_lo(long n, long nc, long t)
     return t * (n / nc) + (t < n % nc ? t : n % nc);
 }
 
-long *dh__rg_sorted_classes(const struct classes *c)
+long *dh__rg_sorted_classes(const struct classes *cl)
 {
-    long n = c->n;
-    int nt = dh_regroup_threads(n), nb = c->nb;
+    long n = cl->n;
+    int nt = dh_regroup_threads(n), nb = cl->nb;
     long *o = malloc((size_t)(n ? n : 1) * sizeof *o);
     struct lexkey *a = malloc((size_t)(n ? n : 1) * sizeof *a);
     struct lexkey *t = malloc((size_t)(n ? n : 1) * sizeof *t);
     long *run = malloc(((size_t)nt + 1) * sizeof *run);
-    if (!o || !a || !t || !run) {
-        free(o); free(a); free(t); free(run);
+    unsigned char *varies = calloc((size_t)nt * (size_t)nb + 1, 1);   /* a row a thread */
+    if (!o || !a || !t || !run || !varies) {
+        free(o); free(a); free(t); free(run); free(varies);
         return NULL;
     }
+    /* the counters some class differs in from class 0 */
+    if (n > 1) {
+#pragma omp parallel num_threads(nt) if (nt > 1)
+        {
+            unsigned char *mine = varies + (size_t)omp_get_thread_num() * (size_t)nb;
+            const uint32_t *v0 = cl->vec[0];
+#pragma omp for schedule(static)
+            for (long k = 1; k < n; k++)
+                for (int j = 0; j < nb; j++)
+                    mine[j] |= cl->vec[k][j] != v0[j];
+        }
+        for (int q = 1; q < nt; q++)
+            for (int j = 0; j < nb; j++)
+                varies[j] |= varies[(size_t)q * (size_t)nb + (size_t)j];
+    }
+    int j0 = 0, j1;
+    while (j0 < nb && !varies[j0])
+        j0++;
+    for (j1 = j0 + 1; j1 < nb && !varies[j1]; j1++)
+        ;
+    free(varies);
+    struct lexctx cx = {cl, j1 + 1 < nb ? j1 + 1 : nb}, *c = &cx;
     /* sorted runs: one per thread, in a */
 #pragma omp parallel for num_threads(nt) schedule(static, 1) if (nt > 1)
     for (int q = 0; q < nt; q++) {
         long lo = chunk_lo(n, nt, q), hi = chunk_lo(n, nt, q + 1);
         for (long k = lo; k < hi; k++) {
-            const uint32_t *v = c->vec[k];
-            a[k].k = nb >= 2 ? (uint64_t)v[0] << 32 | v[1] : nb ? (uint64_t)v[0] << 32 : 0;
+            const uint32_t *v = cl->vec[k];
+            a[k].k = (j0 < nb ? (uint64_t)v[j0] << 32 : 0) | (j1 < nb ? v[j1] : 0);
             a[k].i = k;
         }
         lex_sort_in(c, a + lo, t + lo, hi - lo);
