@@ -313,6 +313,17 @@ __attribute__((target("avx2"))) static void gains_avx2(const double *cost, int n
                 acc = gain_step(acc, cost[b + q], _mm_set1_epi32((int)mn1[b + q]),
                                 _mm_set1_epi32((int)mx1[b + q]), A[q], Z[q]);
         }
+        /* the last one to three blocks: the last four loaded (a row has
+         * four or more), the new ones taken in block order */
+        if (b < nb && nb >= 4) {
+            __m128i A[4], Z[4];
+            load4x4(a, nb - 4, A);
+            load4x4(z, nb - 4, Z);
+            for (int q = 4 - (nb - b); q < 4; q++)
+                acc = gain_step(acc, cost[nb - 4 + q], _mm_set1_epi32((int)mn1[nb - 4 + q]),
+                                _mm_set1_epi32((int)mx1[nb - 4 + q]), A[q], Z[q]);
+            b = nb;
+        }
         for (; b < nb; b++)
             acc = gain_step(acc, cost[b], _mm_set1_epi32((int)mn1[b]),
                             _mm_set1_epi32((int)mx1[b]),
