@@ -341,10 +341,15 @@ void dh__rg_gains_fast(const double *cost, int nb, const uint32_t *mn1, const ui
                          const uint32_t *const *mn2, const uint32_t *const *mx2, int n,
                          double *g)
 {
+    /* first asked from several threads at once (the window forms'
+     * searches): each finds the same answer */
     static int avx2 = -1;
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2)
+    int yes = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+    if (yes < 0) {
+        yes = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&avx2, yes, __ATOMIC_RELAXED);
+    }
+    if (yes)
         gains_avx2(cost, nb, mn1, mx1, mn2, mx2, n, g);
     else
         dh__rg_gains(cost, nb, mn1, mx1, mn2, mx2, n, g);
