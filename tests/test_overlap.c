@@ -51,8 +51,15 @@ static void rule(void **st)
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, DH_OVERLAP_MIN_CPUS - 1, 0, why,
                                        sizeof why), 0);
     assert_non_null(strstr(why, "CPUs"));
-    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, 1, why, sizeof why), 0);
+    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, DH_OVERLAP_CPU_DEVICE, why,
+                                       sizeof why), 0);
     assert_non_null(strstr(why, "CPU device"));
+    /* auto: not with cases that time host work; yes: regardless */
+    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, DH_OVERLAP_HOST_WORK, why,
+                                       sizeof why), 0);
+    assert_non_null(strstr(why, "cpu_tdr"));
+    assert_int_equal(dh_overlap_decide(DH_OVERLAP_YES, 1, 1, 16, DH_OVERLAP_HOST_WORK, why,
+                                       sizeof why), 1);
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 0, 16, 0, why, sizeof why), 0);
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 0, 1, 16, 0, why, sizeof why), 0);
     assert_true(dh_overlap_cpus() >= 1);

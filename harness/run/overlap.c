@@ -45,7 +45,7 @@ int dh_overlap_cpus(void)
 }
 
 int dh_overlap_decide(enum dh_overlap_mode mode, int isolate, int cache, int cpus,
-                      int cpu_device, char *why, size_t len)
+                      int plan, char *why, size_t len)
 {
     why[0] = 0;
     if (mode == DH_OVERLAP_NO)
@@ -69,9 +69,14 @@ int dh_overlap_decide(enum dh_overlap_mode mode, int isolate, int cache, int cpu
                  "setup does not share the timing's cores", cpus, DH_OVERLAP_MIN_CPUS);
         return 0;
     }
-    if (cpu_device) {
+    if (plan & DH_OVERLAP_CPU_DEVICE) {
         snprintf(why, len, "overlap off (auto): a CPU device times on the host's cores, "
                  "which the background setup would share");
+        return 0;
+    }
+    if (plan & DH_OVERLAP_HOST_WORK) {
+        snprintf(why, len, "overlap off (auto): cpu_tdr cases time host work, whose "
+                 "medians moved with the background setup on (--overlap yes forces it)");
         return 0;
     }
     return 1;
