@@ -9,7 +9,7 @@
 # this script build there when it can. STEPS (default "env tests micro
 # sanitize") picks steps. Each step has its own time limit, well under 10
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
-# Steps: env tests micro sanitize (sanitize-frontier, sanitize-parboil) standalone ncu sweep wg tune
+# Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
 # frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
@@ -76,7 +76,8 @@ micro)
   fi ;;
 sanitize|sanitize-*)
   # every kernel and variant of a suite (sanitize = micro; sanitize-frontier,
-  # sanitize-parboil), small, in-process so the tool sees every launch; one
+  # sanitize-parboil, sanitize-rodinia, ...), small, in-process so the tool
+  # sees every launch; each tool under SAN_LIMIT seconds (190); one
   # line per tool: exit code, errors/hazards reported, kernels launched
   suite=${s#sanitize}; suite=${suite#-}; suite=${suite:-micro}
   extra=""; [ "$suite" = micro ] && extra="--param iters=16"
@@ -84,7 +85,8 @@ sanitize|sanitize-*)
     for tool in memcheck racecheck synccheck; do
       log "compute-sanitizer $tool: $suite"
       f="$out/sanitize-$suite-$tool.txt"
-      timeout 190 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+      # racecheck over darm or bbv takes 8-10 minutes here: SAN_LIMIT=590
+      timeout ${SAN_LIMIT:-190} compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
           $H run --suite $suite --size small --variant all --backend cuda --reps 1 --warmup 1 \
           --isolate no --counters no $extra --out "/tmp/san-$suite-$tool" > "$f" 2>&1
       rc=$?
