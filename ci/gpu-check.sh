@@ -62,7 +62,7 @@ env)
   { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,power.limit --format=csv; $H devices; } 2>&1 | tee "$out/devices.txt" ;;
 tests)
   log "tests"
-  for t in build/tests/test_run build/tests/test_isolation build/tests/test_remap; do
+  for t in build/tests/test_run build/tests/test_isolation build/tests/test_remap build/tests/test_sanitize; do
     [ -x $t ] && timeout 300 $t 2>&1 | tail -n 12 | tee -a "$out/tests.txt"
   done ;;
 micro)
