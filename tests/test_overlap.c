@@ -51,15 +51,8 @@ static void rule(void **st)
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, DH_OVERLAP_MIN_CPUS - 1, 0, why,
                                        sizeof why), 0);
     assert_non_null(strstr(why, "CPUs"));
-    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, DH_OVERLAP_CPU_DEVICE, why,
-                                       sizeof why), 0);
+    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, 1, why, sizeof why), 0);
     assert_non_null(strstr(why, "CPU device"));
-    /* auto: not with cases that time host work; yes: regardless */
-    assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 1, 16, DH_OVERLAP_HOST_WORK, why,
-                                       sizeof why), 0);
-    assert_non_null(strstr(why, "cpu_tdr"));
-    assert_int_equal(dh_overlap_decide(DH_OVERLAP_YES, 1, 1, 16, DH_OVERLAP_HOST_WORK, why,
-                                       sizeof why), 1);
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 1, 0, 16, 0, why, sizeof why), 0);
     assert_int_equal(dh_overlap_decide(DH_OVERLAP_AUTO, 0, 1, 16, 0, why, sizeof why), 0);
     assert_true(dh_overlap_cpus() >= 1);
@@ -407,89 +400,6 @@ static void failure_falls_back(void **st)
     free_runs(ref, n);
 }
 
-/* the state letter (/proc/PID/stat) of each helper of this process:
- * how many there are, how many are stopped ('T') */
-static void helper_states(int *n, int *stopped)
-{
-    *n = *stopped = 0;
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t got = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[got] = 0;
-        char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
-        char state = 0;
-        int ppid = 0;
-        if (lp && rp && sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == getpid()
-            && !strncmp(lp + 1, "dh-prep", 7)) {
-            (*n)++;
-            *stopped += state == 'T';
-        }
-    }
-    closedir(d);
-}
-
-/* per case of the plan: helpers seen before it ran, and stopped ones */
-static int seen_helpers[8], seen_stopped[8];
-
-static int look_at_helpers(void *ctx, int i, struct dh_session *s)
-{
-    (void)ctx;
-    (void)s;
-    if (i >= 8)
-        return 0;
-    /* a signal and a new helper's name (set by the helper itself) take
-     * effect a moment later: look again for up to 2 s until what case i
-     * should see is there (host work: one helper, stopped; else running) */
-    int host = i % 2;
-    for (int k = 0; k < 200; k++) {
-        helper_states(&seen_helpers[i], &seen_stopped[i]);
-        if ((i >= 4 || seen_helpers[i] == 1) && seen_stopped[i] == (host ? seen_helpers[i] : 0))
-            break;
-        struct timespec t = {0, 10 * 1000 * 1000};
-        nanosleep(&t, NULL);
-    }
-    return 0;
-}
-
-/* a busy helper is paused while a case times host work (cpu_tdr: cases
- * 1, 3 and 5 of the plan) and runs during the others: the helper hangs,
- * so one is busy from the first case to the second workload's wait, and
- * again from there (the third workload's) to the third's */
-static void paused_during_host_work(void **st)
-{
-    (void)st;
-    need_device();
-    fault = FAULT_HANG;
-    struct dh_run *runs;
-    int n;
-    assert_int_equal(plan(0, 2, &runs, &n), 0);
-    use_faulty(runs, n);
-    struct dh_wcache wc;
-    assert_int_equal(cache_in(&wc, "paused"), 0);
-    struct dh_runner_opts o = {.isolate = 1, .wcache = &wc, .overlap = 1,
-                               .before = look_at_helpers};
-    assert_int_equal(dh_runner_execute(runs, n, &o), 0);
-    for (int i = 0; i < n; i++) {
-        assert_int_equal(runs[i].r.status, 0);
-        int host = !strcmp(runs[i].c.variant, "cpu_tdr");
-        assert_int_equal(host, i % 2);
-        if (i < 4)                      /* helpers for the second and third workloads */
-            assert_int_equal(seen_helpers[i], 1);
-        assert_int_equal(seen_stopped[i], host ? seen_helpers[i] : 0);
-    }
-    assert_int_equal(children(), 0);
-    fault = FAULT_NONE;
-    free_runs(runs, n);
-}
-
 /* Ctrl-C while a helper hangs: the run stops, no helper or worker is
  * left, no temporary file; in a child of its own (SIGINT's mark stays
  * for the process) */
@@ -632,7 +542,6 @@ int main(void)
         cmocka_unit_test(cli_usage),
         cmocka_unit_test(on_equals_off),
         cmocka_unit_test(failure_falls_back),
-        cmocka_unit_test(paused_during_host_work),
         cmocka_unit_test(interrupt_leaves_nothing),
         cmocka_unit_test(kill_leaves_nothing),
     };

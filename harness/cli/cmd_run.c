@@ -72,8 +72,7 @@ static void run_usage(FILE *f)
         "  --overlap yes|no|auto  make the next workload's input and CPU reference in\n"
         "                         a background process (nice 19) while this one is\n"
         "                         timed, through the workload cache (default no);\n"
-        "                         auto: on with 4 or more CPUs, no CPU device and\n"
-        "                         no cpu_tdr case (its host work is timed)\n"
+        "                         auto: on with 4 or more CPUs and no CPU device\n"
         "  --tune MODE            none, journal (default: the journal's best, else\n"
         "                         defaults), exhaustive, random, anneal, model (search\n"
         "                         again; model: ranked by the BBV model, from the top)\n"
@@ -494,19 +493,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness: %d case%s -> %s\n", n, n == 1 ? "" : "s", path);
 
     x.current = -1;
-    int cpu_device = 0, host_work = 0;
+    int cpu_device = 0;
     for (int i = 0; i < n; i++) {
         x.pending += runs[i].r.status == -1;
         const struct dh_device_info *di = dh_devlist_find(&devs, runs[i].c.backend,
                                                           runs[i].c.device);
         cpu_device |= runs[i].r.status == -1 && di && !strcmp(di->kind, "cpu");
-        host_work |= runs[i].r.status == -1 && !strcmp(runs[i].c.variant, "cpu_tdr");
     }
     int cpus = dh_overlap_cpus();
     int overlap_on = dh_overlap_decide(overlap, isolate, no_cache ? 0 : wcache ? 1 : -1, cpus,
-                                       (cpu_device ? DH_OVERLAP_CPU_DEVICE : 0)
-                                           | (host_work ? DH_OVERLAP_HOST_WORK : 0),
-                                       owhy, sizeof owhy) > 0;
+                                       cpu_device, owhy, sizeof owhy) > 0;
     if (owhy[0])
         fprintf(stderr, "harness: %s\n", owhy);
     else if (overlap_on && (cpus < DH_OVERLAP_MIN_CPUS || cpu_device))

@@ -45,7 +45,7 @@ int dh_overlap_cpus(void)
 }
 
 int dh_overlap_decide(enum dh_overlap_mode mode, int isolate, int cache, int cpus,
-                      int plan, char *why, size_t len)
+                      int cpu_device, char *why, size_t len)
 {
     why[0] = 0;
     if (mode == DH_OVERLAP_NO)
@@ -69,14 +69,9 @@ int dh_overlap_decide(enum dh_overlap_mode mode, int isolate, int cache, int cpu
                  "setup does not share the timing's cores", cpus, DH_OVERLAP_MIN_CPUS);
         return 0;
     }
-    if (plan & DH_OVERLAP_CPU_DEVICE) {
+    if (cpu_device) {
         snprintf(why, len, "overlap off (auto): a CPU device times on the host's cores, "
                  "which the background setup would share");
-        return 0;
-    }
-    if (plan & DH_OVERLAP_HOST_WORK) {
-        snprintf(why, len, "overlap off (auto): cpu_tdr cases time host work, whose "
-                 "medians moved with the background setup on (--overlap yes forces it)");
         return 0;
     }
     return 1;
@@ -116,7 +111,6 @@ struct dh_overlap {
     const struct dh_bench *nostore[MAX_NOSTORE];
     int n_nostore;
     int off;                     /* a store failed: no more helpers */
-    int paused;                  /* the helper is stopped (SIGSTOP) */
     /* the workloads a helper was started for: never a second time */
     struct dh_store_key *tried;
     int n_tried, cap_tried;
@@ -229,8 +223,7 @@ static void stop(struct dh_overlap *ov)
 {
     if (!ov->pid)
         return;
-    kill(ov->pid, SIGKILL);             /* a stopped process dies too */
-    ov->paused = 0;
+    kill(ov->pid, SIGKILL);
     int st;
     while (waitpid(ov->pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -376,43 +369,12 @@ struct dh_overlap *dh_overlap_open(struct dh_wcache *wc)
     return ov;
 }
 
-/* cases whose samples include host work: cpu_tdr's regrouping and moves */
-static int times_host_work(const struct dh_case *c)
-{
-    return !strcmp(c->variant, "cpu_tdr");
-}
-
-static void pause_for(struct dh_overlap *ov, const struct dh_run *u)
-{
-    if (ov->pid && !ov->paused && times_host_work(&u->c) && !kill(ov->pid, SIGSTOP))
-        ov->paused = 1;
-}
-
-void dh_overlap_resume(struct dh_overlap *ov)
-{
-    if (ov && ov->pid && ov->paused) {
-        kill(ov->pid, SIGCONT);
-        ov->paused = 0;
-    }
-}
-
-static void step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
-                 double *bg_ms, double *bg_wall_ms, double *wait_ms);
-
 void dh_overlap_step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
                      double *bg_ms, double *bg_wall_ms, double *wait_ms)
 {
     *bg_ms = *bg_wall_ms = *wait_ms = 0;
     if (!ov)
         return;
-    dh_overlap_resume(ov);              /* a step waits for it, or starts one */
-    step(ov, runs, n, i, bg_ms, bg_wall_ms, wait_ms);
-    pause_for(ov, &runs[i]);
-}
-
-static void step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
-                 double *bg_ms, double *bg_wall_ms, double *wait_ms)
-{
     struct dh_store_key ki;
     int has = run_key(&runs[i], &ki);
     if (ov->pid) {

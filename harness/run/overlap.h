@@ -46,22 +46,14 @@ int dh_overlap_cpus(void);
 
 /* Whether `mode` turns the overlap on: 1 on, 0 off with why (the rule
  * for auto: worker processes, a workload cache, at least
- * DH_OVERLAP_MIN_CPUS CPUs, no CPU device among the plan's devices,
- * whose timing would share the cores with the helper, and no case that
- * times host work), -1 a usage error
+ * DH_OVERLAP_MIN_CPUS CPUs and no CPU device among the plan's devices,
+ * whose timing would share the cores with the helper), -1 a usage error
  * with why (yes without worker processes, or with --no-cache). cache: 1
  * on, 0 off by --no-cache, -1 off because its folder cannot be used (yes
  * is then off with why, not an error). */
 #define DH_OVERLAP_MIN_CPUS 4
-/* plan: what the pending cases hold, DH_OVERLAP_CPU_DEVICE (a CPU device
- * among their devices) and DH_OVERLAP_HOST_WORK (cases that time host
- * work: cpu_tdr). auto stays off for either: measured on a 16-core GPU
- * host, cpu_tdr's host-work medians moved 11-55% with the overlap on
- * (README "Overlap"), the kernel medians did not. */
-#define DH_OVERLAP_CPU_DEVICE 1
-#define DH_OVERLAP_HOST_WORK 2
 int dh_overlap_decide(enum dh_overlap_mode mode, int isolate, int cache, int cpus,
-                      int plan, char *why, size_t len);
+                      int cpu_device, char *why, size_t len);
 
 struct dh_overlap;
 
@@ -77,16 +69,6 @@ struct dh_overlap *dh_overlap_open(struct dh_wcache *wc);
  * next workload after runs[i]'s, when none is busy. */
 void dh_overlap_step(struct dh_overlap *ov, const struct dh_run *runs, int n, int i,
                      double *bg_ms, double *bg_wall_ms, double *wait_ms);
-
-/* A case that times host work (cpu_tdr: its host_ms and e2e samples)
- * does not share the host's cores with a helper: dh_overlap_step pauses
- * the busy helper (SIGSTOP, every thread) when runs[i] is such a case,
- * and dh_overlap_resume continues it (SIGCONT) once the case is done.
- * Unpaused, a helper on a quarter of the cores made the BBV regroupings'
- * host work of micro medium 11-28% slower on a 16-core host (the
- * regrouping's threads wait for those sharing a core with it), while the
- * kernel medians did not move. NULL, or no helper, is fine. */
-void dh_overlap_resume(struct dh_overlap *ov);
 
 /* Stop a busy helper (killed, reaped, its temporary file removed) and
  * free. NULL is fine. */

@@ -474,11 +474,8 @@ int dh_runner_execute(struct dh_run *runs, int n, const struct dh_runner_opts *o
             dh_overlap_step(ov, runs, n, i, &bg_ms, &bg_wall_ms, &wait_ms);
             if (o->before && (rc = o->before(o->ctx, i, s)) != 0)
                 break;
-            if (u->r.status == -1 && (rc = dh_session_run(s, &u->c, &u->r)) != 0) {
-                dh_overlap_resume(ov);
+            if (u->r.status == -1 && (rc = dh_session_run(s, &u->c, &u->r)) != 0)
                 break;
-            }
-            dh_overlap_resume(ov);          /* paused while u timed host work */
             u->r.setup_bg_ms = bg_ms;
             u->r.setup_bg_wall_ms = bg_wall_ms;
             u->r.setup_wait_ms = wait_ms;

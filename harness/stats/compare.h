@@ -93,6 +93,12 @@ void dh_cmp_opts_default(struct dh_cmp_opts *o);
  * (out holds DH_MAX_SAMPLES). Returns how many. */
 int dh_cmp_e2e_samples(const struct dh_result *r, double *out);
 
+/* The part of each of u's host samples that was measured once per
+ * workload (a BBV regrouping's acquisition of the BBVs), in ms; 0 where
+ * there is none. The e2e test ("e2e-") judges the samples without it, and
+ * the case's note gives it, base -> new, unjudged. */
+double dh_cmp_once_ms(const struct dh_run *u);
+
 /* One set of samples compared (kernel or end-to-end). */
 struct dh_cmp_metric {
     char name[8];            /* "kernel" | "e2e" */
