@@ -95,8 +95,8 @@ int dh_cmp_e2e_samples(const struct dh_result *r, double *out);
 
 /* The part of each of u's host samples that was measured once per
  * workload (a BBV regrouping's acquisition of the BBVs), in ms; 0 where
- * there is none. The e2e test ("e2e-") judges the samples without it, and
- * the case's note gives it, base -> new, unjudged. */
+ * there is none. Where both sides have it, the e2e test ("e2e*") holds it
+ * at BASE's on both sides, and the case's note gives NEW's, unjudged. */
 double dh_cmp_once_ms(const struct dh_run *u);
 
 /* One set of samples compared (kernel or end-to-end). */
