@@ -498,12 +498,38 @@ static void e2e_once_measured_apart(void **st)
     struct dh_cmp_opts o = opts();
     assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
     assert_int_equal(c.cases[0].n_metrics, 2);
-    assert_string_equal(c.cases[0].m[1].name, "e2e*");
+    assert_string_equal(c.cases[0].m[1].name, "e2e");
+    assert_true(c.cases[0].m[1].held);
+    assert_true(c.cases[0].m[1].held_ms == -30.0);
     assert_int_equal(c.cases[0].m[1].verdict, DH_V_SAME);
     assert_int_equal(c.cases[0].verdict, DH_V_SAME);
     assert_true(fabs(c.cases[0].m[1].med_new - c.cases[0].m[1].med_base) < 1.0);
     assert_non_null(strstr(c.cases[0].note, "BASE's 54.000 ms on both sides; NEW's was 84.000 ms"));
     dh_cmp_free(&c);
+    /* the same acquisition on both sides (BBVs from the cache): held, no
+     * note, judged as the raw samples are */
+    n[0].r.model.acquire_ms = 54.0;
+    for (int i = 0; i < 10; i++)
+        n[0].r.host_ms[i] -= 30.0;
+    as_file(&fb, b, 1);
+    as_file(&fn, n, 1);
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_true(c.cases[0].m[1].held);
+    assert_int_equal(c.cases[0].m[1].verdict, DH_V_SAME);
+    assert_null(strstr(c.cases[0].note, "acquisition"));
+    dh_cmp_free(&c);
+    /* known on one side only (an older BASE without the model): judged
+     * with it, and said */
+    b[0].r.model.valid = 0;
+    as_file(&fb, b, 1);
+    assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
+    assert_false(c.cases[0].m[1].held);
+    assert_non_null(strstr(c.cases[0].note, "known on one side only (NEW)"));
+    dh_cmp_free(&c);
+    b[0].r.model.valid = 1;
+    for (int i = 0; i < 10; i++)
+        n[0].r.host_ms[i] += 30.0;
+    n[0].r.model.acquire_ms = 84.0;
     /* a key regrouping adds nothing measured once: judged whole */
     for (int k = 0; k < 2; k++) {
         struct dh_run *u = k ? &n[0] : &b[0];
@@ -515,6 +541,7 @@ static void e2e_once_measured_apart(void **st)
     as_file(&fn, n, 1);
     assert_int_equal(dh_compare(&fb, &fn, &o, &c, &e), 0);
     assert_string_equal(c.cases[0].m[1].name, "e2e");
+    assert_false(c.cases[0].m[1].held);
     assert_int_equal(c.cases[0].verdict, DH_V_SLOWER);
     dh_cmp_free(&c);
     dh_run_release(&b[0]);

@@ -124,7 +124,10 @@ static void table(const struct dh_cmp *c)
         }
         for (int k = 0; k < cc->n_metrics; k++) {
             char v2[320];
-            snprintf(v2, sizeof v2, "%s%s%s", var, k ? " " : "", k ? cc->m[k].name : "");
+            if (!k)
+                snprintf(v2, sizeof v2, "%s", var);
+            else        /* "e2e " or "e2e*": one width */
+                snprintf(v2, sizeof v2, "%s %-4s", var, cc->m[k].held ? "e2e*" : "e2e");
             metric_row(k ? "" : verdict, k ? "" : u->c.bench_name, k ? "" : (wl[0] ? wl : "-"),
                        v2, &cc->m[k]);
         }

@@ -95,13 +95,21 @@ int dh_cmp_e2e_samples(const struct dh_result *r, double *out);
 
 /* The part of each of u's host samples that was measured once per
  * workload (a BBV regrouping's acquisition of the BBVs), in ms; 0 where
- * there is none. Where both sides have it, the e2e test ("e2e*") holds it
- * at BASE's on both sides, and the case's note gives NEW's, unjudged. */
+ * there is none. Where both sides have it, the e2e test holds it at BASE's
+ * on both sides (the table's "e2e*", the metric's held), and the case's
+ * note gives NEW's, unjudged; where one side lacks it, the note says the
+ * samples were judged with it. */
 double dh_cmp_once_ms(const struct dh_run *u);
 
 /* One set of samples compared (kernel or end-to-end). */
 struct dh_cmp_metric {
     char name[8];            /* "kernel" | "e2e" */
+    /* e2e of a BBV regrouping (dh_cmp_once_ms on both sides): the
+     * acquisition held at BASE's, NEW's samples moved by held_ms = BASE's
+     * - NEW's; acq_base/acq_new the two (NAN where not held). The table
+     * says "e2e*" for it; the name stays "e2e" (JUnit properties). */
+    int held;
+    double held_ms, acq_base, acq_new;
     int n_base, n_new;
     double med_base, med_new, ratio;
     double spread, threshold;    /* fractions */

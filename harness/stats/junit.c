@@ -71,6 +71,10 @@ static void metric_props(xmlNodePtr props, const struct dh_cmp_metric *m)
     P("spread_pct", 100 * m->spread);
     P("n_base", m->n_base);
     P("n_new", m->n_new);
+    if (m->held) {                  /* NEW's samples moved by held_ms */
+        P("acquire_base_ms", m->acq_base);
+        P("acquire_new_ms", m->acq_new);
+    }
 #undef P
     snprintf(k, sizeof k, "%s_verdict", m->name);
     prop(props, k, "%s", dh_verdict_name(m->verdict));
