@@ -393,6 +393,26 @@ static void usage_errors(void **st)
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
     assert_non_null(strstr(e.msg, "no selected variant uses alg"));
     sel.n_params = 0;
+    /* a value one benchmark of the suite takes and another does not: the
+     * error names both and the fix (was: the first one's domain alone,
+     * "64 is not one of: 16,32", for lud's bs=64 beside srad's bs) */
+    sel.suite = "rodinia";
+    sel.variants = "baseline";
+    sel.params[sel.n_params++] = "bs=64";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "rodinia/srad: 64 is not one of: 16,32; lud takes it: "
+                                  "choose with --bench lud"));
+    sel.params[0] = "bs=128";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
+    assert_non_null(strstr(e.msg, "no selected benchmark takes it (srad 16,32; lud 16,32,64)"));
+    sel.params[0] = "bs=64";
+    sel.benches = "lud";
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    free(runs);
+    runs = NULL;
+    sel.benches = NULL;
+    sel.n_params = 0;
+    sel.suite = "micro";
     /* a family a benchmark leaves out: the error says why */
     sel.suite = "parboil";
     sel.benches = "lbm";

@@ -310,11 +310,42 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             return dh_err_set(err, DH_E_USAGE, "--param %s=%s: a tunable takes one value "
                               "(tunables are not part of a case; lists are for workload "
                               "parameters and choices)", name, val);
+        /* every selected benchmark with the parameter takes the value (each
+         * has its own domain: rodinia's srad and lud both have bs) */
         char one[64];
         for (const char *q = next_item(val, one, sizeof one); q; q = next_item(q, one, sizeof one)) {
             double num;
-            if (dh_domain_check(d->domain, one, &num, why, sizeof why))
-                return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
+            for (int j = 0; j < nb; j++) {
+                const struct dh_param_def *dj = dh_param_find(benches[j]->params, name);
+                if (!dj || !dh_domain_check(dj->domain, one, &num, why, sizeof why))
+                    continue;
+                char ok[256] = "";
+                for (int k = 0; k < nb; k++) {
+                    const struct dh_param_def *dk = dh_param_find(benches[k]->params, name);
+                    if (dk && !dh_domain_check(dk->domain, one, &num, NULL, 0))
+                        snprintf(ok + strlen(ok), sizeof ok - strlen(ok), "%s%s",
+                                 ok[0] ? "," : "", benches[k]->name);
+                }
+                if (!ok[0]) {           /* none takes it: each one's values */
+                    char doms[512] = "";
+                    int ndom = 0;
+                    for (int k = 0; k < nb; k++) {
+                        const struct dh_param_def *dk = dh_param_find(benches[k]->params, name);
+                        const char *colon = dk ? strchr(dk->domain, ':') : NULL;
+                        if (dk && ++ndom)
+                            snprintf(doms + strlen(doms), sizeof doms - strlen(doms),
+                                     "%s%s %s", doms[0] ? "; " : "", benches[k]->name,
+                                     colon ? colon + 1 : dk->domain);
+                    }
+                    if (ndom > 1)
+                        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: no selected "
+                                          "benchmark takes it (%s)", name, one, doms);
+                    return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
+                }
+                return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s/%s: %s; %s takes it: "
+                                  "choose with --bench %s", name, one, sel->suite,
+                                  benches[j]->name, why, ok, ok);
+            }
         }
         /* a value no selected variant reads would be dropped without a word */
         int used = 0;
