@@ -3,6 +3,7 @@
  * a planted 10% slowdown in the committed H100 results, merge and
  * baselines. */
 #include <fcntl.h>
+#include <ctype.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -548,6 +549,62 @@ static void e2e_once_measured_apart(void **st)
     dh_run_release(&n[0]);
 }
 
+/* the table's columns line up whatever the variant label's length: each
+ * row's base median ends where the header's "base ms" does (a cpu_tdr
+ * label with its e2e row, 35 characters and more, pushed its numbers
+ * right of the header's 30-character variant column) */
+static void table_columns(void **st)
+{
+    (void)st;
+    static struct dh_run b[2], n[2];
+    lcg = 41;
+    const double h[5] = {20, 21, 20, 22, 21};
+    make_run(&b[0], "baseline", NULL, 2, 1.0, 0.01, 10);
+    make_run(&n[0], "baseline", NULL, 2, 1.0, 0.01, 10);
+    host_run(&b[1], h, 5, 0.5, 10);
+    host_run(&n[1], h, 5, 0.5, 10);
+    for (int k = 0; k < 2; k++) {
+        struct dh_run *u = k ? &n[1] : &b[1];
+        dh_pset_put(&u->c.params, "mech", "dlt", 0, DH_P_CHOICE);
+        dh_pset_put(&u->c.params, "regroup", "greedymax", 0, DH_P_CHOICE);
+        dh_case_identity(&u->c);
+    }
+    write_results(tpath("cols-b.xml"), b, 2, "Test Device");
+    write_results(tpath("cols-n.xml"), n, 2, "Test Device");
+    fflush(stdout);
+    int saved = dup(1), fd = open(tpath("cols.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    char *argv[] = {"compare", (char *)tpath("cols-b.xml"), (char *)tpath("cols-n.xml")};
+    dh_cmd_compare(3, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    FILE *f = fopen(tpath("cols.txt"), "r");
+    assert_non_null(f);
+    char line[1024];
+    long end = -1;
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "verdict ", 8)) {
+            end = strstr(line, "base ms") - line + 7;
+            continue;
+        }
+        if (end < 0 || (!strstr(line, "baseline") && !strstr(line, "cpu_tdr[")))
+            continue;
+        if (!strncmp(line, "    ", 4) && !strstr(line, " e2e"))
+            continue;                       /* a why or note line */
+        assert_true((long)strlen(line) > end);
+        assert_true(isdigit((unsigned char)line[end - 1]));
+        assert_true(line[end] == ' ');
+        rows++;
+    }
+    fclose(f);
+    assert_int_equal(rows, 3);              /* baseline, cpu_tdr, its e2e */
+    dh_run_release(&b[0]); dh_run_release(&b[1]);
+    dh_run_release(&n[0]); dh_run_release(&n[1]);
+}
+
 static void e2e_real_samples(void **st)
 {
     (void)st;
@@ -816,7 +873,7 @@ int main(void)
         cmocka_unit_test(mwu_ties_asymptotic), cmocka_unit_test(metric_verdicts),
         cmocka_unit_test(case_verdicts),      cmocka_unit_test(command_exit_codes),
         cmocka_unit_test(planted_h100),       cmocka_unit_test(merge_and_baseline),
-        cmocka_unit_test(e2e_real_samples),   cmocka_unit_test(e2e_once_measured_apart),   cmocka_unit_test(host_threshold),
+        cmocka_unit_test(table_columns),   cmocka_unit_test(e2e_real_samples),   cmocka_unit_test(e2e_once_measured_apart),   cmocka_unit_test(host_threshold),
     };
     return cmocka_run_group_tests_name("compare", t, setup, teardown);
 }

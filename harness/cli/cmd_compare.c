@@ -72,6 +72,10 @@ static void fmt_ms(char *out, size_t len, double ms)
         snprintf(out, len, "%.4f", ms);
 }
 
+/* the workload and variant columns' widths: the longest of the table's
+ * (a cpu_tdr label with its end-to-end row runs past 30 characters) */
+static int w_wl = 20, w_var = 30;
+
 static void metric_row(const char *verdict, const char *bench, const char *wl, const char *var,
                        const struct dh_cmp_metric *m)
 {
@@ -87,8 +91,8 @@ static void metric_row(const char *verdict, const char *bench, const char *wl, c
         snprintf(th, sizeof th, "%.1f%%", 100 * m->threshold);
     if (isfinite(m->spread))
         snprintf(sp, sizeof sp, "%.1f%%", 100 * m->spread);
-    printf("%-10s %-10s %-20s %-30s %10s %10s %8s %8s %7s %7s\n", verdict, bench, wl, var, b, n,
-           ch, p, th, sp);
+    printf("%-10s %-10s %-*s %-*s %10s %10s %8s %8s %7s %7s\n", verdict, bench, w_wl, wl,
+           w_var, var, b, n, ch, p, th, sp);
 }
 
 static void table(const struct dh_cmp *c)
@@ -102,8 +106,23 @@ static void table(const struct dh_cmp *c)
         nn = dh_varying_workload(cs, c->n, names, DH_MAX_PARAMS);
         free(cs);
     }
-    printf("%-10s %-10s %-20s %-30s %10s %10s %8s %8s %7s %7s\n", "verdict", "bench",
-           "workload", "variant", "base ms", "new ms", "change", "p", "thresh", "spread");
+    w_wl = 20;
+    w_var = 30;
+    for (int i = 0; i < c->n; i++) {
+        const struct dh_cmp_case *cc = &c->cases[i];
+        const struct dh_run *u = cc->cur ? cc->cur : cc->base;
+        char var[300], wl[256];
+        dh_case_variant_label(&u->c, var, sizeof var);
+        dh_workload_short(&u->c, names, nn, wl, sizeof wl);
+        int lv = (int)strlen(var) + (cc->n_metrics > 1 ? 5 : 0), lw = (int)strlen(wl);
+        if (lv > w_var)
+            w_var = lv < 120 ? lv : 120;
+        if (lw > w_wl)
+            w_wl = lw < 80 ? lw : 80;
+    }
+    printf("%-10s %-10s %-*s %-*s %10s %10s %8s %8s %7s %7s\n", "verdict", "bench", w_wl,
+           "workload", w_var, "variant", "base ms", "new ms", "change", "p", "thresh",
+           "spread");
     for (int i = 0; i < c->n; i++) {
         const struct dh_cmp_case *cc = &c->cases[i];
         const struct dh_run *u = cc->cur ? cc->cur : cc->base;
