@@ -75,15 +75,9 @@ static void lud_bs64_racecheck(void **st)
 static int setup(void **st)
 {
     (void)st;
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return -1;
-    self[n] = 0;
-    *strrchr(self, '/') = 0;                                    /* BUILD/tests */
-    snprintf(harness, sizeof harness, "%s/../harness", self);
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-sanitize-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    char ci[PATH_MAX];
+    return dh_test_paths(harness, sizeof harness, ci, sizeof ci, tmpdir, sizeof tmpdir,
+                         "/tmp/dh-test-sanitize-XXXXXX");
 }
 
 static int teardown(void **st)
