@@ -326,9 +326,10 @@ int dh_cmd_compare(int argc, char **argv)
            "disagree (a change past the threshold without p < %g, or p < %g with a change "
            "between half the threshold and the threshold), or spread > %.0f%% without a clear "
            "change; cpu_tdr e2e: threshold max(%.0f%%, 2 x MAD/median), >= %d samples, one "
-           "per timed host repetition (e2e*: a BBV regrouping's acquisition of the BBVs, measured "
-           "once per workload, held at BASE's on both sides; NEW's in the note, unjudged)\n", 100 * o.threshold, o.alpha, o.min_samples, o.alpha,
-           o.alpha, 100 * o.max_spread, 100 * o.host_threshold, o.host_min_samples);
+           "per timed host repetition (e2e*: a BBV regrouping's acquisition of the BBVs, "
+           "measured once per workload, held at BASE's on both sides; NEW's in the note, "
+           "unjudged)\n", 100 * o.threshold, o.alpha, o.min_samples, o.alpha, o.alpha,
+           100 * o.max_spread, 100 * o.host_threshold, o.host_min_samples);
     if (junit && dh_junit_write(junit, &c, &o, base_path, new_path, junit_strict, &e)) {
         fprintf(stderr, "harness compare: %s\n", e.msg);
         code = DH_EXIT_INFRA;

@@ -230,6 +230,42 @@ static void list_params(const struct dh_bench *b, char *out, size_t len)
         snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? ", " : "", d->name);
 }
 
+/* Every selected benchmark with parameter `name` takes `one` (each has its
+ * own domain: rodinia's srad and lud both have bs). Else a usage error that
+ * names the one refusing, those taking it and --bench, or, where none
+ * takes it, each one's values. */
+static int value_taken(const struct dh_bench *const *benches, int nb, const char *suite,
+                       const char *name, const char *one, struct dh_err *err)
+{
+    double num;
+    char why[256], ok[256] = "", doms[512] = "";
+    int refuser = -1, ndom = 0;
+    for (int k = 0; k < nb; k++) {
+        const struct dh_param_def *dk = dh_param_find(benches[k]->params, name);
+        if (!dk)
+            continue;
+        const char *colon = strchr(dk->domain, ':');
+        snprintf(doms + strlen(doms), sizeof doms - strlen(doms), "%s%s %s",
+                 ndom++ ? "; " : "", benches[k]->name, colon ? colon + 1 : dk->domain);
+        if (!dh_domain_check(dk->domain, one, &num, refuser < 0 ? why : NULL,
+                             refuser < 0 ? sizeof why : 0))
+            snprintf(ok + strlen(ok), sizeof ok - strlen(ok), "%s%s", ok[0] ? "," : "",
+                     benches[k]->name);
+        else if (refuser < 0)
+            refuser = k;
+    }
+    if (refuser < 0)
+        return 0;
+    if (ok[0])
+        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s/%s: %s; %s takes it: choose "
+                          "with --bench %s", name, one, suite, benches[refuser]->name, why, ok,
+                          ok);
+    if (ndom > 1)
+        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: no selected benchmark takes it (%s)",
+                          name, one, doms);
+    return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
+}
+
 int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             struct dh_run **runs, int *n_runs, struct dh_err *err)
 {
@@ -310,43 +346,10 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
             return dh_err_set(err, DH_E_USAGE, "--param %s=%s: a tunable takes one value "
                               "(tunables are not part of a case; lists are for workload "
                               "parameters and choices)", name, val);
-        /* every selected benchmark with the parameter takes the value (each
-         * has its own domain: rodinia's srad and lud both have bs) */
         char one[64];
-        for (const char *q = next_item(val, one, sizeof one); q; q = next_item(q, one, sizeof one)) {
-            double num;
-            for (int j = 0; j < nb; j++) {
-                const struct dh_param_def *dj = dh_param_find(benches[j]->params, name);
-                if (!dj || !dh_domain_check(dj->domain, one, &num, why, sizeof why))
-                    continue;
-                char ok[256] = "";
-                for (int k = 0; k < nb; k++) {
-                    const struct dh_param_def *dk = dh_param_find(benches[k]->params, name);
-                    if (dk && !dh_domain_check(dk->domain, one, &num, NULL, 0))
-                        snprintf(ok + strlen(ok), sizeof ok - strlen(ok), "%s%s",
-                                 ok[0] ? "," : "", benches[k]->name);
-                }
-                if (!ok[0]) {           /* none takes it: each one's values */
-                    char doms[512] = "";
-                    int ndom = 0;
-                    for (int k = 0; k < nb; k++) {
-                        const struct dh_param_def *dk = dh_param_find(benches[k]->params, name);
-                        const char *colon = dk ? strchr(dk->domain, ':') : NULL;
-                        if (dk && ++ndom)
-                            snprintf(doms + strlen(doms), sizeof doms - strlen(doms),
-                                     "%s%s %s", doms[0] ? "; " : "", benches[k]->name,
-                                     colon ? colon + 1 : dk->domain);
-                    }
-                    if (ndom > 1)
-                        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: no selected "
-                                          "benchmark takes it (%s)", name, one, doms);
-                    return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
-                }
-                return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s/%s: %s; %s takes it: "
-                                  "choose with --bench %s", name, one, sel->suite,
-                                  benches[j]->name, why, ok, ok);
-            }
-        }
+        for (const char *q = next_item(val, one, sizeof one); q; q = next_item(q, one, sizeof one))
+            if (value_taken(benches, nb, sel->suite, name, one, err))
+                return -DH_E_USAGE;
         /* a value no selected variant reads would be dropped without a word */
         int used = 0;
         for (int j = 0; j < nb && !used; j++) {
