@@ -36,6 +36,13 @@ struct shape {
     struct dh_bbv b;
 };
 
+/* blocks whose counter is the same in every class (their bit set): as
+ * gdt's entry and day blocks */
+static uint32_t g_fixed;
+
+/* costs: 0, x/7 (no power of two makes them integers: the gains in
+ * doubles); 1, 0 to 2; 2, quarters up to 250; 3, integers from -300 to
+ * 699 (the last three: the gains in integers, where the counters allow) */
 static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t top, long most,
                        int few_costs)
 {
@@ -45,7 +52,8 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
     assert_non_null(s->vec);
     assert_non_null(s->cost);
     for (size_t q = 0; q < (size_t)n * (size_t)nb; q++)    /* top 0: near 2^32 */
-        s->vec[q] = top ? (uint32_t)(rnd(st) % top) : UINT32_MAX - (uint32_t)(rnd(st) % 5);
+        s->vec[q] = g_fixed >> (q % (size_t)nb) & 1 ? 400 + (uint32_t)(q % (size_t)nb)
+                    : top ? (uint32_t)(rnd(st) % top) : UINT32_MAX - (uint32_t)(rnd(st) % 5);
     g_nb = nb;
     qsort(s->vec, (size_t)n, (size_t)nb * sizeof *s->vec, cmp_vec);
     long u = 0;
@@ -63,7 +71,10 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
         }
     }
     for (int b = 0; b < nb; b++)
-        s->cost[b] = few_costs ? (double)(rnd(st) % 3) : (double)(rnd(st) % 1000) / 7.0;
+        s->cost[b] = few_costs == 1 ? (double)(rnd(st) % 3)
+                     : few_costs == 2 ? (double)(rnd(st) % 1000) / 4.0
+                     : few_costs == 3 ? (double)(rnd(st) % 1000) - 300.0
+                     : (double)(rnd(st) % 1000) / 7.0;
     struct classes *c = &s->c;
     c->nb = nb;
     c->n = u;
@@ -147,15 +158,23 @@ static void random_shapes(void **st)
 }
 
 /* gdt's shape: 18 blocks, thousands of classes of one item each, counts
- * spread over hundreds of values */
+ * spread over hundreds of values; costs of every kind (in doubles; in
+ * integers on 16-bit rows, with and without blocks that never vary, and
+ * ranges at 2^14 - 1, the rows' limit, and at 2^14, past it) */
 static void gdt_like(void **st)
 {
     (void)st;
     uint64_t seed = 0x9d7;
-    for (long trial = 0; trial < 4; trial++) {
+    static const struct { uint32_t top, fixed; int costs; } k[] = {
+        {440, 0, 0}, {16, 0, 0}, {440, 0, 1}, {440, 0x3f, 2}, {16, 0x21, 3}, {16384, 0x2, 1},
+        {16385, 0x2, 1}, {440, 0x3ffff, 1},
+    };
+    for (long trial = 0; trial < 2 * (long)(sizeof k / sizeof k[0]); trial++) {
         struct shape s;
-        shape_make(&s, &seed, 18, 20000, trial % 2 ? 440 : 16, 2, 0);
-        check(&s, trial < 2 ? 64 : 32, trial);
+        g_fixed = k[trial / 2].fixed;
+        shape_make(&s, &seed, 18, 20000, k[trial / 2].top, 2, k[trial / 2].costs);
+        g_fixed = 0;
+        check(&s, trial % 2 ? 64 : 32, trial);
         shape_free(&s);
     }
 }
@@ -170,7 +189,9 @@ static void gdt_size_threads(void **st)
     int width = omp_get_max_threads();
     for (long trial = 0; trial < 2; trial++) {
         struct shape s;
-        shape_make(&s, &seed, 18, 140000, trial ? 440 : 16, trial ? 2 : 200, 0);
+        g_fixed = trial ? 0x3f : 0;         /* the second: as hostbench's gdt */
+        shape_make(&s, &seed, 18, 140000, trial ? 440 : 16, trial ? 2 : 200, trial ? 1 : 0);
+        g_fixed = 0;
         assert_true(s.c.n > 4 * 32768);
         struct seq want = {0};
         assert_int_equal(oracle_greedy_window(&s.b, &s.c, 64, &want), 0);
@@ -246,9 +267,108 @@ static void sorted_classes(void **st)
     }
 }
 
+/* dh__rg_int_costs: integers, powers of two below 1 and negative costs
+ * pass; costs no power of two makes integers, non-finite ones, counters
+ * from 2^30 and a sum at the bound 2 top sum|c| = 2^31 do not */
+static void int_costs(void **st)
+{
+    (void)st;
+    int32_t ci[4];
+    double sc = 0;
+    const double a[4] = {3, 0, 244, 1}, q[4] = {0.25, 1.5, -2, 0}, t[4] = {1, 1.0 / 7, 2, 3};
+    assert_true(dh__rg_int_costs(a, 4, 504, ci, &sc));
+    assert_true(sc == 1.0 && ci[0] == 3 && ci[2] == 244 && ci[3] == 1);
+    assert_true(dh__rg_int_costs(q, 4, 504, ci, &sc));
+    assert_true(sc == 0.25 && ci[0] == 1 && ci[1] == 6 && ci[2] == -8 && ci[3] == 0);
+    assert_false(dh__rg_int_costs(t, 4, 504, ci, &sc));
+    const double nan[1] = {0.0 / 0.0}, inf[1] = {1.0 / 0.0};
+    assert_false(dh__rg_int_costs(nan, 1, 5, ci, &sc));
+    assert_false(dh__rg_int_costs(inf, 1, 5, ci, &sc));
+    const double one[1] = {1};
+    assert_false(dh__rg_int_costs(one, 1, 1u << 30, ci, &sc));
+    const double big[2] = {1 << 14, 1 << 14};      /* sum 2^15: 2 top 2^15 < 2^31 for top < 2^15 */
+    assert_true(dh__rg_int_costs(big, 2, (1u << 15) - 1, ci, &sc));
+    assert_false(dh__rg_int_costs(big, 2, 1u << 15, ci, &sc));
+}
+
+/* dh__rg_gains_i16 against dh__rg_gain_mm, bit for bit, in AVX2 and in
+ * plain C: random groups of 16-bit rows (minima below maxima) with
+ * offsets, integer and quarter costs, negative too, blocks that never
+ * vary, 1 to 40 varying blocks and 1 to 32 candidates (the eight-wide
+ * steps and the tail), counters up to the rows' limit 2^14 - 1 */
+static void gains_i16(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x1616;
+    for (long trial = 0; trial < 3000; trial++) {
+        int nb = 1 + (int)(rnd(&seed) % 48), n = 1 + (int)(rnd(&seed) % 32);
+        uint32_t span = trial % 3 ? 1u << 14 : 1 + (uint32_t)(rnd(&seed) % 600);
+        double cost[48];
+        uint32_t off[48], fixed[48], mn[33][48], mx[33][48];
+        int var[48], nv = 0;
+        for (int b = 0; b < nb; b++) {
+            cost[b] = trial % 2 ? (double)(int)(rnd(&seed) % 400) - 100
+                                : (double)(rnd(&seed) % 400) / 4.0;
+            fixed[b] = rnd(&seed) % 4 == 0;
+            off[b] = (uint32_t)(rnd(&seed) % 1000);
+            if (!fixed[b])
+                var[nv++] = b;
+        }
+        for (int k = 0; k <= n; k++)
+            for (int b = 0; b < nb; b++) {
+                uint32_t x = (uint32_t)(rnd(&seed) % span), y = (uint32_t)(rnd(&seed) % span);
+                mn[k][b] = off[b] + (fixed[b] ? 0 : x < y ? x : y);
+                mx[k][b] = off[b] + (fixed[b] ? 0 : x < y ? y : x);
+            }
+        uint32_t top = 0;
+        for (int b = 0; b < nb; b++)
+            top = off[b] + span > top ? off[b] + span : top;
+        int32_t ci[48];
+        double scale;
+        if (!dh__rg_int_costs(cost, nb, top, ci, &scale))
+            continue;
+        int rs = (nv + 15) / 16 * 16 + 16 * (trial % 2);    /* padding beyond, too */
+        int16_t c16[64] = {0};
+        uint16_t rows[33][128];
+        memset(rows, 0, sizeof rows);
+        int64_t kk = 0;
+        for (int b = 0; b < nb; b++)
+            kk += (int64_t)ci[b] * off[b];
+        int okc = 1;
+        for (int q = 0; q < nv; q++) {
+            okc &= ci[var[q]] >= INT16_MIN && ci[var[q]] <= INT16_MAX;
+            c16[q] = (int16_t)ci[var[q]];
+            for (int k = 0; k <= n; k++) {
+                rows[k][q] = (uint16_t)(mn[k][var[q]] - off[var[q]]);
+                rows[k][rs + q] = (uint16_t)(mx[k][var[q]] - off[var[q]]);
+            }
+        }
+        if (!okc)
+            continue;
+        const uint16_t *r2[32];
+        for (int k = 0; k < n; k++)
+            r2[k] = rows[k + 1];
+        for (int plain = 0; plain < 2; plain++) {
+            double g[32];
+            dh__rg_i16_plain = plain;
+            dh__rg_gains_i16(c16, rs, (int32_t)kk, scale, rows[0], r2, n, g);
+            dh__rg_i16_plain = 0;
+            for (int k = 0; k < n; k++) {
+                double want = dh__rg_gain_mm(cost, nb, mn[0], mx[0], mn[k + 1], mx[k + 1]);
+                if (memcmp(&g[k], &want, sizeof want))
+                    fail_msg("trial %ld (%s), candidate %d of %d, %d blocks (%d vary): %.17g, "
+                             "dh__rg_gain_mm %.17g", trial, plain ? "plain" : "avx2", k, n, nb,
+                             nv, g[k], want);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
+        cmocka_unit_test(int_costs),
+        cmocka_unit_test(gains_i16),
         cmocka_unit_test(random_shapes),
         cmocka_unit_test(gdt_like),
         cmocka_unit_test(sorted_classes),

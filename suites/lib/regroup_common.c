@@ -4,6 +4,7 @@
  * (regroup_common.h). Internal to suites/lib. */
 #include "regroup_common.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,129 @@ void dh__rg_gains_fast(const double *cost, int nb, const uint32_t *mn1, const ui
                        const uint32_t *const *mn2, const uint32_t *const *mx2, int n, double *g)
 {
     dh__rg_gains(cost, nb, mn1, mx1, mn2, mx2, n, g);
+}
+#endif
+
+/* ---- gains in integers (regroup_common.h says when they are exact) ---- */
+
+int dh__rg_int_costs(const double *cost, int nb, uint32_t top, int32_t *ci, double *scale)
+{
+    if (top >= 1u << 30)    /* 2 lo - hi stays an int32 */
+        return 0;
+    for (int s = 0; s <= 22; s++) {
+        double sum = 0, f = ldexp(1.0, s);
+        int ok = 1;
+        for (int b = 0; b < nb && ok; b++) {
+            double x = cost[b] * f;     /* exact: a power of two */
+            ok = isfinite(x) && fabs(x) < 2147483648.0 && x == nearbyint(x);
+            sum += fabs(x);
+        }
+        if (!ok)
+            continue;
+        /* 2 top sum|c| < 2^31 (sum is exact: integers below 2^53) */
+        if (2.0 * (double)top * sum >= 2147483648.0)
+            return 0;
+        for (int b = 0; b < nb; b++)
+            ci[b] = (int32_t)(cost[b] * f);
+        *scale = ldexp(1.0, -s);
+        return 1;
+    }
+    return 0;
+}
+
+static void gains_i16_plain(const int16_t *c16, int rs, int32_t k, double scale,
+                            const uint16_t *r1, const uint16_t *const *r2, int n, double *g)
+{
+    for (int q = 0; q < n; q++) {
+        int32_t S = k;
+        for (int b = 0; b < rs; b++) {
+            int32_t lo = r1[b] < r2[q][b] ? r1[b] : r2[q][b];
+            int32_t hi = r1[rs + b] > r2[q][rs + b] ? r1[rs + b] : r2[q][rs + b];
+            S += c16[b] * (2 * lo - hi);
+        }
+        g[q] = (double)S * scale;
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* one candidate's eight partial sums: 16 blocks a step, their products
+ * added in pairs (madd) */
+__attribute__((target("avx2"))) static inline __m256i gsum_i16(const int16_t *c16, int rs,
+                                                               const uint16_t *r1,
+                                                               const uint16_t *r2)
+{
+    __m256i acc = _mm256_setzero_si256();
+    for (int b = 0; b < rs; b += 16) {
+        __m256i lo = _mm256_min_epu16(_mm256_loadu_si256((const __m256i *)(r1 + b)),
+                                      _mm256_loadu_si256((const __m256i *)(r2 + b)));
+        __m256i hi = _mm256_max_epu16(_mm256_loadu_si256((const __m256i *)(r1 + rs + b)),
+                                      _mm256_loadu_si256((const __m256i *)(r2 + rs + b)));
+        __m256i t = _mm256_sub_epi16(_mm256_add_epi16(lo, lo), hi);
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(
+                                        t, _mm256_loadu_si256((const __m256i *)(c16 + b))));
+    }
+    return acc;
+}
+
+__attribute__((target("avx2"))) static void gains_i16_avx2(const int16_t *c16, int rs,
+                                                           int32_t k, double scale,
+                                                           const uint16_t *r1,
+                                                           const uint16_t *const *r2, int n,
+                                                           double *g)
+{
+    __m256d sc = _mm256_set1_pd(scale);
+    __m256i kk = _mm256_set1_epi32(k);
+    int q = 0;
+    for (; q + 8 <= n; q += 8) {
+        __m256i a[8];
+        for (int u = 0; u < 8; u++)
+            a[u] = gsum_i16(c16, rs, r1, r2[q + u]);
+        /* the eight candidates' sums side by side: pairwise adds, then
+         * the two halves */
+        __m256i t0 = _mm256_hadd_epi32(a[0], a[1]), t1 = _mm256_hadd_epi32(a[2], a[3]);
+        __m256i t2 = _mm256_hadd_epi32(a[4], a[5]), t3 = _mm256_hadd_epi32(a[6], a[7]);
+        __m256i u0 = _mm256_hadd_epi32(t0, t1), u1 = _mm256_hadd_epi32(t2, t3);
+        __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(u0, u1, 0x20),
+                                     _mm256_permute2x128_si256(u0, u1, 0x31));
+        s = _mm256_add_epi32(s, kk);
+        _mm256_storeu_pd(g + q, _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(s)), sc));
+        _mm256_storeu_pd(g + q + 4,
+                         _mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(s, 1)), sc));
+    }
+    for (; q < n; q++) {
+        __m256i a = gsum_i16(c16, rs, r1, r2[q]);
+        __m128i h = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+        h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4e));
+        h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0xb1));
+        g[q] = (double)(_mm_cvtsi128_si32(h) + k) * scale;
+    }
+}
+
+int dh__rg_i16_plain;
+
+void dh__rg_gains_i16(const int16_t *c16, int rs, int32_t k, double scale,
+                      const uint16_t *r1, const uint16_t *const *r2, int n, double *g)
+{
+    static int avx2 = -1;   /* asked from several threads: the same answer */
+    int yes = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+    if (yes < 0) {
+        yes = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&avx2, yes, __ATOMIC_RELAXED);
+    }
+    if (yes && !dh__rg_i16_plain)
+        gains_i16_avx2(c16, rs, k, scale, r1, r2, n, g);
+    else
+        gains_i16_plain(c16, rs, k, scale, r1, r2, n, g);
+}
+#else
+int dh__rg_i16_plain;
+
+void dh__rg_gains_i16(const int16_t *c16, int rs, int32_t k, double scale,
+                      const uint16_t *r1, const uint16_t *const *r2, int n, double *g)
+{
+    gains_i16_plain(c16, rs, k, scale, r1, r2, n, g);
 }
 #endif
 

@@ -92,6 +92,28 @@ static inline void dh__rg_gains(const double *cost, int nb, const uint32_t *mn1,
 void dh__rg_gains_fast(const double *cost, int nb, const uint32_t *mn1, const uint32_t *mx1,
                        const uint32_t *const *mn2, const uint32_t *const *mx2, int n, double *g);
 
+/* Gains in integers, where they are exact. dh__rg_gain_mm sums
+ * cost[b] x t[b] in doubles, t[b] = 2 lo - hi in [-top, 2 top] for
+ * counters up to top. If every cost times 2^s (s <= 22) is an integer
+ * c[b] and 2 top sum|c[b]| < 2^31, every product and every partial sum
+ * is a multiple of 2^-s below 2^31 x 2^-s: exact in a double, so the
+ * double sum is the integer sum S of c[b] x t[b] times 2^-s, in any
+ * order and in any split, and S fits an int32. dh__rg_int_costs finds
+ * c (into ci[0..nb)) and 2^-s, and says whether it holds (top < 2^30). */
+int dh__rg_int_costs(const double *cost, int nb, uint32_t top, int32_t *ci, double *scale);
+
+/* The gains of dh__rg_gains, bit for bit, where dh__rg_int_costs holds,
+ * from rows of 16-bit counters: a row is rs minima then rs maxima (rs a
+ * multiple of 16), each counter less a block's offset, the blocks that
+ * vary (below 2^14 once offset) with their costs in c16, zeros after;
+ * k is the rest of S, the same for every pair: the blocks that never
+ * vary at their one value and the offsets, at their costs. */
+void dh__rg_gains_i16(const int16_t *c16, int rs, int32_t k, double scale,
+                      const uint16_t *r1, const uint16_t *const *r2, int n, double *g);
+/* set: dh__rg_gains_i16 sums in plain C where the CPU has AVX2 too (the
+ * tests compare both forms) */
+extern int dh__rg_i16_plain;
+
 void dh__rg_gg_bounds(struct ggroup *g, const struct classes *c);
 int dh__rg_emit_first(struct ggroup *g, long group, struct seq *out);
 

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "regroup_common.h"
 
@@ -74,6 +75,8 @@ static struct hent heap_pop(struct heap *h)
         long l = 2 * i + 1, r = l + 1, m = i;
         __builtin_prefetch(h->g + 2 * l + 1);
         __builtin_prefetch(h->g + 2 * r + 2);
+        __builtin_prefetch(h->p + 2 * l + 1);
+        __builtin_prefetch(h->p + 2 * r + 2);
         double g = xg;
         if (l < h->n && h->g[l] > g) { m = l; g = h->g[l]; }
         if (r < h->n && h->g[r] > g) m = r;
@@ -90,58 +93,278 @@ static struct hent heap_pop(struct heap *h)
     return top;
 }
 
-/* Groups are kept in lexicographic order of their first class; nx/pv
- * link the alive ones. A group's members are runs of (class, count) in a
+/* The alive groups, one bit each, and a bit per non-empty word: a window
+ * is found by scanning bits (the whole set of gdt medium's 131K groups
+ * is 16 KiB and stays in the first-level cache) rather than by following
+ * links from group to group, a dependent load per step. */
+struct aset {
+    long n, nw;
+    uint64_t *w, *s;
+};
+
+static int aset_init(struct aset *A, long n)
+{
+    A->n = n;
+    A->nw = (n + 63) / 64;
+    long ns = (A->nw + 63) / 64;
+    A->w = calloc((size_t)(A->nw ? A->nw : 1), sizeof *A->w);
+    A->s = calloc((size_t)(ns ? ns : 1), sizeof *A->s);
+    if (!A->w || !A->s)
+        return -DH_E_RESOURCES;
+    for (long i = 0; i < n; i++)
+        A->w[i >> 6] |= 1ULL << (i & 63);
+    for (long q = 0; q < A->nw; q++)
+        A->s[q >> 6] |= 1ULL << (q & 63);
+    return 0;
+}
+
+static void aset_drop(struct aset *A, long i)
+{
+    long q = i >> 6;
+    A->w[q] &= ~(1ULL << (i & 63));
+    if (!A->w[q])
+        A->s[q >> 6] &= ~(1ULL << (q & 63));
+}
+
+/* the first alive group after i, -1 for none */
+static long aset_next(const struct aset *A, long i)
+{
+    long j = i + 1;
+    if (j >= A->n)
+        return -1;
+    long q = j >> 6;
+    uint64_t x = A->w[q] & (~0ULL << (j & 63));
+    if (x)
+        return (q << 6) + __builtin_ctzll(x);
+    long ns = (A->nw + 63) / 64;
+    for (long t = (q + 1) >> 6, first = 1; t < ns; t++, first = 0) {
+        uint64_t y = A->s[t];
+        if (first)
+            y &= (q + 1) & 63 ? ~0ULL << ((q + 1) & 63) : ~0ULL;
+        if (y) {
+            long w = (t << 6) + __builtin_ctzll(y);
+            return (w << 6) + __builtin_ctzll(A->w[w]);
+        }
+    }
+    return -1;
+}
+
+/* the last alive group before i, -1 for none */
+static long aset_prev(const struct aset *A, long i)
+{
+    long j = i - 1;
+    if (j < 0)
+        return -1;
+    long q = j >> 6;
+    uint64_t x = A->w[q] & (~0ULL >> (63 - (j & 63)));
+    if (x)
+        return (q << 6) + 63 - __builtin_clzll(x);
+    for (long t = (q - 1) >= 0 ? (q - 1) >> 6 : -1, first = 1; t >= 0; t--, first = 0) {
+        uint64_t y = A->s[t];
+        if (first)
+            y &= ~0ULL >> (63 - ((q - 1) & 63));
+        if (y) {
+            long w = (t << 6) + 63 - __builtin_clzll(y);
+            return (w << 6) + 63 - __builtin_clzll(A->w[w]);
+        }
+    }
+    return -1;
+}
+
+/* up to max alive groups after i (fwd) or before it, nearest first, into
+ * who; how many. A word's bits are taken all at once. */
+static int aset_collect(const struct aset *A, long i, int fwd, int *who, int max)
+{
+    int n = 0;
+    if (fwd) {
+        long j = aset_next(A, i);
+        while (j >= 0 && n < max) {
+            long q = j >> 6;
+            uint64_t x = A->w[q] & (~0ULL << (j & 63));
+            for (; x && n < max; x &= x - 1)
+                who[n++] = (int)((q << 6) + __builtin_ctzll(x));
+            if (n < max)
+                j = aset_next(A, (q << 6) + 63);
+        }
+    } else {
+        long j = aset_prev(A, i);
+        while (j >= 0 && n < max) {
+            long q = j >> 6;
+            uint64_t x = A->w[q] & (~0ULL >> (63 - (j & 63)));
+            for (; x && n < max; x &= ~(1ULL << (63 - __builtin_clzll(x))))
+                who[n++] = (int)((q << 6) + 63 - __builtin_clzll(x));
+            if (n < max)
+                j = aset_prev(A, q << 6);
+        }
+    }
+    return n;
+}
+
+/* Groups are kept in lexicographic order of their first class; `alive`
+ * has the ones left. A group's members are runs of (class, count) in a
  * list: run q is made for group q's class at the start (a class is in one
  * group at a time, so no run is ever made again), a merge links z's runs
  * after a's, and an emission takes runs off the head. No run list is
- * allocated or copied as groups merge. */
+ * allocated or copied as groups merge.
+ *
+ * Each group's bounds are a row: its minima, then its maxima. A search
+ * reads 32 rows from all over the table (gdt medium: 131K groups), and
+ * the loads, not the sums, are its time; so where the gains are exact in
+ * integers (dh__rg_int_costs) a row holds only the blocks that vary among
+ * the groups, each as 16 bits above the block's smallest count
+ * (dh__rg_gains_i16): gdt's 18 blocks of 32 bits, 144 bytes, become 12
+ * of 16 bits padded to 16, 64 bytes, one cache line. Otherwise a row is
+ * the nb counters of 32 bits and the gains are summed in doubles. */
+/* a group's items and version side by side: a pop reads both of its two
+ * groups' (one cache miss each, not two) */
+struct wstate {
+    uint32_t size;      /* below 2 x group */
+    unsigned ver;
+};
+
 struct wgroups {
     long m;
-    int *nx, *pv;
-    unsigned *ver;
+    struct aset alive;
+    struct wstate *st;  /* per group: items (0: not alive) and version */
     double *bestg;      /* gain of each group's latest entry */
-    uint32_t *bounds;   /* group j's min counts at j * 2nb, its max after them */
-    long *size;         /* items; 0: not alive */
+    void *bounds;       /* group j's row at j * rowb */
+    size_t rowb;
     int *head, *tail;   /* first and last run */
     int *rcls, *rnext;  /* per run: class, next run of its group (-1: last) */
     long *rcnt;         /* per run: items */
     int nb;
+    const double *cost;
+    /* the 16-bit rows (i16 set): rs counters a half, the nv blocks that
+     * vary (var[q]: the block; off[q]: its smallest count) */
+    int i16, rs, nv;
+    int *var;
+    uint32_t *off;
+    int16_t *c16;
+    int32_t k;
+    double scale;
 };
 
-/* the next DH_RG_WINDOW alive groups after i (fwd) or before it, their
- * bounds and the gains of merging each with i */
-static int wg_window(const struct wgroups *W, long i, int fwd, const double *cost, int nb,
-                     int *who, double *g)
+static inline void *wg_row(const struct wgroups *W, long j)
 {
-    const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW];
-    int n = 0;
-    size_t w = 2 * (size_t)nb;
-    for (int j = fwd ? W->nx[i] : W->pv[i]; n < DH_RG_WINDOW && j >= 0;
-         j = fwd ? W->nx[j] : W->pv[j]) {
-        who[n] = j;
-        mn[n] = W->bounds + (size_t)j * w;
-        mx[n] = mn[n] + nb;
-        /* the bounds of groups all over the table miss the cache: start
-         * every candidate's loads before the first gain waits on one */
-        for (size_t o = 0; o < w; o += 16)
-            __builtin_prefetch(mn[n] + o);
-        __builtin_prefetch(mn[n] + w - 1);
-        n++;
+    return (char *)W->bounds + (size_t)j * W->rowb;
+}
+
+/* group j's bounds emptied, then those of one class added (set) */
+static void wg_reset(struct wgroups *W, long j)
+{
+    if (W->i16) {
+        uint16_t *r = wg_row(W, j);
+        for (int q = 0; q < W->nv; q++) {
+            r[q] = UINT16_MAX;
+            r[W->rs + q] = 0;
+        }
+    } else {
+        uint32_t *r = wg_row(W, j);
+        for (int q = 0; q < W->nb; q++) {
+            r[q] = UINT32_MAX;
+            r[W->nb + q] = 0;
+        }
     }
-    const uint32_t *mi = W->bounds + (size_t)i * w;
-    dh__rg_gains_fast(cost, nb, mi, mi + nb, mn, mx, n, g);
+}
+
+static void wg_add_class(struct wgroups *W, long j, const uint32_t *v)
+{
+    if (W->i16) {
+        uint16_t *r = wg_row(W, j);
+        for (int q = 0; q < W->nv; q++) {
+            uint16_t x = (uint16_t)(v[W->var[q]] - W->off[q]);
+            if (x < r[q]) r[q] = x;
+            if (x > r[W->rs + q]) r[W->rs + q] = x;
+        }
+    } else {
+        uint32_t *r = wg_row(W, j);
+        for (int q = 0; q < W->nb; q++) {
+            if (v[q] < r[q]) r[q] = v[q];
+            if (v[q] > r[W->nb + q]) r[W->nb + q] = v[q];
+        }
+    }
+}
+
+/* a's bounds widened by z's: the union's */
+static void wg_add_group(struct wgroups *W, long a, long z)
+{
+    if (W->i16) {
+        uint16_t *A = wg_row(W, a);
+        const uint16_t *Z = wg_row(W, z);
+        for (int q = 0; q < W->nv; q++) {
+            if (Z[q] < A[q]) A[q] = Z[q];
+            if (Z[W->rs + q] > A[W->rs + q]) A[W->rs + q] = Z[W->rs + q];
+        }
+    } else {
+        uint32_t *A = wg_row(W, a);
+        const uint32_t *Z = wg_row(W, z);
+        for (int q = 0; q < W->nb; q++) {
+            if (Z[q] < A[q]) A[q] = Z[q];
+            if (Z[W->nb + q] > A[W->nb + q]) A[W->nb + q] = Z[W->nb + q];
+        }
+    }
+}
+
+/* the gains of merging group i with each of n groups whose rows are r[] */
+static void wg_gains(const struct wgroups *W, long i, const void *const *r, int n, double *g)
+{
+    if (W->i16) {
+        dh__rg_gains_i16(W->c16, W->rs, W->k, W->scale, wg_row(W, i),
+                         (const uint16_t *const *)r, n, g);
+        return;
+    }
+    const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW], *mi = wg_row(W, i);
+    for (int q = 0; q < n; q++) {
+        mn[q] = r[q];
+        mx[q] = mn[q] + W->nb;
+    }
+    dh__rg_gains_fast(W->cost, W->nb, mi, mi + W->nb, mn, mx, n, g);
+}
+
+static inline void wg_prefetch_row(const struct wgroups *W, long j)
+{
+    const char *r = wg_row(W, j);
+    for (size_t o = 0; o < W->rowb; o += 64)
+        __builtin_prefetch(r + o);
+    __builtin_prefetch(r + W->rowb - 1);
+}
+
+/* the next DH_RG_WINDOW alive groups after i (fwd) or before it, and
+ * the gains of merging each with i */
+static int wg_window(const struct wgroups *W, long i, int fwd, int *who, double *g)
+{
+    const void *r[DH_RG_WINDOW];
+    int n = aset_collect(&W->alive, i, fwd, who, DH_RG_WINDOW);
+    for (int q = 0; q < n; q++) {
+        r[q] = wg_row(W, who[q]);
+        /* rows all over the table miss the cache: start every
+         * candidate's loads before the first gain waits on one */
+        wg_prefetch_row(W, who[q]);
+    }
+    wg_gains(W, i, r, n, g);
     return n;
+}
+
+/* start the loads of the next entry's search (the heap's top after a
+ * pop is most often the next one popped): i's window's rows, in the
+ * shadow of this entry's work */
+static void wg_prefetch(const struct wgroups *W, long i)
+{
+    int who[DH_RG_WINDOW], n = aset_collect(&W->alive, i, 1, who, DH_RG_WINDOW);
+    __builtin_prefetch(W->st + i);
+    wg_prefetch_row(W, i);
+    for (int q = 0; q < n; q++)
+        wg_prefetch_row(W, who[q]);
 }
 
 /* i's partner of largest gain in its forward window (the first of equal
  * gains), -1 for none; its gain in *bg (-1e300 for none) */
-static int wg_best(const struct wgroups *W, long i, const double *cost, int nb, double *bg)
+static int wg_best(const struct wgroups *W, long i, double *bg)
 {
     int best = -1, who[DH_RG_WINDOW];
     double gs[DH_RG_WINDOW];
     *bg = -1e300;
-    int n = wg_window(W, i, 1, cost, nb, who, gs);
+    int n = wg_window(W, i, 1, who, gs);
     for (int k = 0; k < n; k++)
         if (gs[k] > *bg) {
             *bg = gs[k];
@@ -150,39 +373,15 @@ static int wg_best(const struct wgroups *W, long i, const double *cost, int nb, 
     return best;
 }
 
-static int wg_best_push(struct wgroups *W, long i, const double *cost, int nb, struct heap *h)
+static int wg_best_push(struct wgroups *W, long i, struct heap *h)
 {
     double bg;
-    int best = wg_best(W, i, cost, nb, &bg);
+    int best = wg_best(W, i, &bg);
     W->bestg[i] = bg;
     if (best < 0)
         return 0;
-    struct hent e = {bg, i, best, W->ver[i], W->ver[best]};
+    struct hent e = {bg, i, best, W->st[i].ver, W->st[best].ver};
     return heap_push(h, e);
-}
-
-static void wg_unlink(struct wgroups *W, long z)
-{
-    if (W->pv[z] >= 0) W->nx[W->pv[z]] = W->nx[z];
-    if (W->nx[z] >= 0) W->pv[W->nx[z]] = W->pv[z];
-}
-
-/* group a's bounds: the min and max counts of its members' classes */
-static void wg_bounds(struct wgroups *W, long a, const struct classes *c)
-{
-    int nb = c->nb;
-    uint32_t *mn = W->bounds + (size_t)a * 2 * nb, *mx = mn + nb;
-    for (int q = 0; q < nb; q++) {
-        mn[q] = UINT32_MAX;
-        mx[q] = 0;
-    }
-    for (int r = W->head[a]; r >= 0; r = W->rnext[r]) {
-        const uint32_t *v = c->vec[W->rcls[r]];
-        for (int q = 0; q < nb; q++) {
-            if (v[q] < mn[q]) mn[q] = v[q];
-            if (v[q] > mx[q]) mx[q] = v[q];
-        }
-    }
 }
 
 /* group a's first `group` items out as a finished group; the rest stay */
@@ -200,21 +399,89 @@ static int wg_emit_first(struct wgroups *W, long a, long group, struct seq *out)
             r = W->rnext[r];
     }
     W->head[a] = r;
-    W->size[a] -= group;
+    W->st[a].size -= group;
     return 0;
 }
 
 static void wg_free(struct wgroups *W)
 {
-    free(W->nx); free(W->pv); free(W->ver); free(W->bestg); free(W->bounds); free(W->size);
+    free(W->alive.w); free(W->alive.s); free(W->st); free(W->bestg); free(W->bounds);
     free(W->head); free(W->tail); free(W->rcls); free(W->rnext); free(W->rcnt);
+    free(W->var); free(W->off); free(W->c16);
+}
+
+/* 16-bit rows if the gains are exact in integers and every block that
+ * varies among the m groups' classes spans less than 2^14 */
+static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
+{
+    int nb = c->nb, nt = dh_regroup_threads(m);
+    uint32_t *lo = malloc((size_t)nb * sizeof *lo), *hi = malloc((size_t)nb * sizeof *hi);
+    int32_t *ci = malloc((size_t)nb * sizeof *ci);
+    W->var = malloc((size_t)nb * sizeof *W->var);
+    W->off = malloc((size_t)nb * sizeof *W->off);
+    W->c16 = calloc((size_t)nb + 16, sizeof *W->c16);
+    if (!lo || !hi || !ci || !W->var || !W->off || !W->c16) {
+        free(lo); free(hi); free(ci);
+        return -DH_E_RESOURCES;
+    }
+    for (int q = 0; q < nb; q++) {
+        uint32_t l = UINT32_MAX, h = 0;
+#pragma omp parallel for num_threads(nt) if (nt > 1) reduction(min : l) reduction(max : h)
+        for (long i = 0; i < m; i++) {
+            uint32_t x = c->vec[W->rcls[i]][q];
+            if (x < l) l = x;
+            if (x > h) h = x;
+        }
+        lo[q] = l;
+        hi[q] = h;
+    }
+    uint32_t top = 0;
+    for (int q = 0; q < nb; q++)
+        if (m && hi[q] > top)
+            top = hi[q];
+    W->i16 = m > 0 && dh__rg_int_costs(W->cost, nb, top, ci, &W->scale);
+    int64_t k = 0;
+    W->nv = 0;
+    for (int q = 0; q < nb && W->i16; q++) {
+        if (lo[q] == hi[q]) {                   /* the same in every group */
+            k += (int64_t)ci[q] * lo[q];
+            continue;
+        }
+        if (hi[q] - lo[q] >= 1u << 14 || ci[q] < INT16_MIN || ci[q] > INT16_MAX)
+            W->i16 = 0;
+        k += (int64_t)ci[q] * lo[q];            /* 2 (l+o) - (h+o) = 2l - h + o */
+        W->var[W->nv] = q;
+        W->off[W->nv] = lo[q];
+        W->c16[W->nv++] = (int16_t)ci[q];
+    }
+    W->k = (int32_t)k;                          /* |k| <= top sum|c| < 2^30 */
+    W->rs = (W->nv + 15) / 16 * 16;
+    if (!W->rs)
+        W->rs = 16;
+    free(lo); free(hi); free(ci);
+    return 0;
+}
+
+/* a zeroed table on huge pages where the system gives them on request:
+ * the searches read rows all over it, and with 4 KiB pages nearly every
+ * window's rows take a TLB miss of their own */
+static void *big_calloc(size_t bytes)
+{
+    size_t huge = (size_t)2 << 20, len = (bytes + huge - 1) / huge * huge;
+    void *p = NULL;
+    if (posix_memalign(&p, huge, len ? len : huge))
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, len ? len : huge, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
+    return p;
 }
 
 int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
                          struct seq *out)
 {
     int nb = c->nb, rc = 0;
-    const double *cost = b->block_cost;
     long *lex = dh__rg_sorted_classes(c);
     if (!lex)
         return -DH_E_RESOURCES;
@@ -237,15 +504,16 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         if (c->count[k] % group)
             W.rcls[m++] = (int)k;
     }
-    m1 = (size_t)m + 1;
     W.m = m;
     W.nb = nb;
-    W.nx = malloc(m1 * sizeof *W.nx);
-    W.pv = malloc(m1 * sizeof *W.pv);
-    W.ver = calloc(m1, sizeof *W.ver);
+    W.cost = b->block_cost;
+    if ((rc = wg_plan_i16(&W, c, m)))
+        goto out;
+    W.rowb = W.i16 ? 2 * (size_t)W.rs * sizeof(uint16_t) : 2 * (size_t)nb * sizeof(uint32_t);
+    m1 = (size_t)m + 1;
+    W.st = calloc(m1, sizeof *W.st);
     W.bestg = malloc(m1 * sizeof *W.bestg);
-    W.bounds = malloc(m1 * 2 * (size_t)nb * sizeof *W.bounds);
-    W.size = malloc(m1 * sizeof *W.size);
+    W.bounds = big_calloc(m1 * W.rowb);
     W.head = malloc(m1 * sizeof *W.head);
     W.tail = malloc(m1 * sizeof *W.tail);
     W.rnext = malloc(m1 * sizeof *W.rnext);
@@ -255,8 +523,8 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
     h.cap = 2 * (long)m1;
     h.g = malloc((size_t)h.cap * sizeof *h.g);
     h.p = malloc((size_t)h.cap * sizeof *h.p);
-    if (!W.nx || !W.pv || !W.ver || !W.bestg || !W.bounds || !W.size || !W.head || !W.tail ||
-        !W.rnext || !W.rcnt || !best || !h.g || !h.p) {
+    if (!W.st || !W.bestg || !W.bounds || !W.head || !W.tail || !W.rnext ||
+        !W.rcnt || !best || !h.g || !h.p || aset_init(&W.alive, m)) {
         rc = -DH_E_RESOURCES;
         goto out;
     }
@@ -268,70 +536,74 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
 #pragma omp for schedule(static)
         for (long i = 0; i < m; i++) {
             int k = W.rcls[i];
-            W.size[i] = c->count[k] % group;
+            W.st[i].size = (uint32_t)(c->count[k] % group);
             W.head[i] = W.tail[i] = (int)i;
             W.rnext[i] = -1;
-            W.rcnt[i] = W.size[i];
-            uint32_t *mn = W.bounds + (size_t)i * 2 * nb;
-            memcpy(mn, c->vec[k], (size_t)nb * sizeof *mn);
-            memcpy(mn + nb, c->vec[k], (size_t)nb * sizeof *mn);
-            W.nx[i] = i + 1 < m ? (int)i + 1 : -1;
-            W.pv[i] = (int)i - 1;
+            W.rcnt[i] = W.st[i].size;
+            wg_reset(&W, i);
+            wg_add_class(&W, i, c->vec[k]);
         }
 #pragma omp for schedule(dynamic, 1024)
         for (long i = 0; i < m; i++)
-            best[i] = wg_best(&W, i, cost, nb, &W.bestg[i]);
+            best[i] = wg_best(&W, i, &W.bestg[i]);
     }
     for (long i = 0; i < m; i++)
         if (best[i] >= 0 && (rc = heap_push(&h, (struct hent){W.bestg[i], i, best[i], 0, 0})))
             goto out;
+    long pre = -1;          /* the group whose search was last prefetched */
     while (h.n) {
         struct hent e = heap_pop(&h);
         long a = e.i, z = e.j;
-        if (!W.size[a])
+        if (h.n && h.p[0].i != pre) {
+            pre = h.p[0].i;
+            __builtin_prefetch(W.st + h.p[0].j);
+            wg_prefetch(&W, h.p[0].i);
+            for (long q = 1; q < 3 && q < h.n; q++) {
+                __builtin_prefetch(W.st + h.p[q].i);
+                __builtin_prefetch(W.st + h.p[q].j);
+            }
+        }
+        if (!W.st[a].size)
             continue;
-        if (!W.size[z] || e.vi != W.ver[a] || e.vj != W.ver[z]) {
-            if ((rc = wg_best_push(&W, a, cost, nb, &h)))
+        if (!W.st[z].size || e.vi != W.st[a].ver || e.vj != W.st[z].ver) {
+            if ((rc = wg_best_push(&W, a, &h)))
                 goto out;
             continue;
         }
         /* z's runs after a's */
         W.rnext[W.tail[a]] = W.head[z];
         W.tail[a] = W.tail[z];
-        W.size[a] += W.size[z];
-        W.size[z] = 0;
-        wg_unlink(&W, z);
-        W.ver[z]++;
-        int emitted = W.size[a] >= group;
+        W.st[a].size += W.st[z].size;
+        W.st[z].size = 0;
+        aset_drop(&W.alive, z);
+        W.st[z].ver++;
+        int emitted = W.st[a].size >= (uint32_t)group;
         if (emitted && (rc = wg_emit_first(&W, a, group, out)))
             goto out;
-        W.ver[a]++;
-        if (!W.size[a]) {
-            wg_unlink(&W, a);
+        W.st[a].ver++;
+        if (!W.st[a].size) {
+            aset_drop(&W.alive, a);
         } else {
-            if (emitted)                    /* members left: bounds anew */
-                wg_bounds(&W, a, c);
-            else {                          /* the union's: the same values */
-                uint32_t *A = W.bounds + (size_t)a * 2 * nb;
-                const uint32_t *Z = W.bounds + (size_t)z * 2 * nb;
-                for (int q = 0; q < nb; q++) {
-                    if (Z[q] < A[q]) A[q] = Z[q];
-                    if (Z[nb + q] > A[nb + q]) A[nb + q] = Z[nb + q];
-                }
+            if (emitted) {                  /* members left: bounds anew */
+                wg_reset(&W, a);
+                for (int r = W.head[a]; r >= 0; r = W.rnext[r])
+                    wg_add_class(&W, a, c->vec[W.rcls[r]]);
+            } else {                        /* the union's: the same values */
+                wg_add_group(&W, a, z);
             }
-            if ((rc = wg_best_push(&W, a, cost, nb, &h)))
+            if ((rc = wg_best_push(&W, a, &h)))
                 goto out;
             /* groups before a: a changed; an entry that pointed at a or
              * z is stale and is searched again when it comes up */
             int who[DH_RG_WINDOW];
             double gs[DH_RG_WINDOW];
-            int nw = wg_window(&W, a, 0, cost, nb, who, gs);
+            int nw = wg_window(&W, a, 0, who, gs);
             for (int k = 0; k < nw; k++) {
                 long p = who[k];
                 double g = gs[k];
                 if (g > W.bestg[p]) {
                     W.bestg[p] = g;
-                    struct hent x = {g, p, a, W.ver[p], W.ver[a]};
+                    struct hent x = {g, p, a, W.st[p].ver, W.st[a].ver};
                     if ((rc = heap_push(&h, x)))
                         goto out;
                 }
@@ -339,7 +611,7 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         }
     }
     for (long i = 0; i < m; i++)            /* what never merged, in order */
-        if (W.size[i])
+        if (W.st[i].size)
             for (int r = W.head[i]; r >= 0; r = W.rnext[r])
                 if ((rc = dh__rg_seq_push(out, W.rcls[r], W.rcnt[r])))
                     goto out;
