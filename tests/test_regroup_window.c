@@ -36,13 +36,14 @@ struct shape {
     struct dh_bbv b;
 };
 
-/* blocks whose counter is the same in every class (their bit set): as
- * gdt's entry and day blocks */
+/* blocks whose counter is the same in every class (their bit set, blocks
+ 0 to 31): as gdt's entry and day blocks */
 static uint32_t g_fixed;
 
 /* costs: 0, x/7 (no power of two makes them integers: the gains in
  * doubles); 1, 0 to 2; 2, quarters up to 250; 3, integers from -300 to
- * 699 (the last three: the gains in integers, where the counters allow) */
+ * 699; 4, integers below 100 from block 64 on, 0 before (the last four:
+ * the gains in integers, where the counters allow) */
 static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t top, long most,
                        int few_costs)
 {
@@ -52,7 +53,8 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
     assert_non_null(s->vec);
     assert_non_null(s->cost);
     for (size_t q = 0; q < (size_t)n * (size_t)nb; q++)    /* top 0: near 2^32 */
-        s->vec[q] = g_fixed >> (q % (size_t)nb) & 1 ? 400 + (uint32_t)(q % (size_t)nb)
+        s->vec[q] = q % (size_t)nb < 32 && g_fixed >> (q % (size_t)nb) & 1
+                    ? 400 + (uint32_t)(q % (size_t)nb)
                     : top ? (uint32_t)(rnd(st) % top) : UINT32_MAX - (uint32_t)(rnd(st) % 5);
     g_nb = nb;
     qsort(s->vec, (size_t)n, (size_t)nb * sizeof *s->vec, cmp_vec);
@@ -74,6 +76,7 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
         s->cost[b] = few_costs == 1 ? (double)(rnd(st) % 3)
                      : few_costs == 2 ? (double)(rnd(st) % 1000) / 4.0
                      : few_costs == 3 ? (double)(rnd(st) % 1000) - 300.0
+                     : few_costs == 4 ? (b >= 64 ? (double)(rnd(st) % 100) : 0.0)
                      : (double)(rnd(st) % 1000) / 7.0;
     struct classes *c = &s->c;
     c->nb = nb;
@@ -160,19 +163,20 @@ static void random_shapes(void **st)
 /* gdt's shape: 18 blocks, thousands of classes of one item each, counts
  * spread over hundreds of values; costs of every kind (in doubles; in
  * integers on 16-bit rows, with and without blocks that never vary, and
- * ranges at 2^14 - 1, the rows' limit, and at 2^14, past it) */
+ * ranges at 2^14 - 1, the rows' limit, and at 2^14, past it; 70 blocks) */
 static void gdt_like(void **st)
 {
     (void)st;
     uint64_t seed = 0x9d7;
-    static const struct { uint32_t top, fixed; int costs; } k[] = {
-        {440, 0, 0}, {16, 0, 0}, {440, 0, 1}, {440, 0x3f, 2}, {16, 0x21, 3}, {16384, 0x2, 1},
-        {16385, 0x2, 1}, {440, 0x3ffff, 1},
+    static const struct { uint32_t top, fixed; int costs, nb; } k[] = {
+        {440, 0, 0, 18}, {16, 0, 0, 18}, {440, 0, 1, 18}, {440, 0x3f, 2, 18}, {16, 0x21, 3, 18},
+        {16384, 0x2, 1, 18}, {16385, 0x2, 1, 18}, {440, 0x3ffff, 1, 18},
+        {300, 0x80000005, 4, 70},   /* past the 64 blocks of one planning pass */
     };
     for (long trial = 0; trial < 2 * (long)(sizeof k / sizeof k[0]); trial++) {
         struct shape s;
         g_fixed = k[trial / 2].fixed;
-        shape_make(&s, &seed, 18, 20000, k[trial / 2].top, 2, k[trial / 2].costs);
+        shape_make(&s, &seed, k[trial / 2].nb, 20000, k[trial / 2].top, 2, k[trial / 2].costs);
         g_fixed = 0;
         check(&s, trial % 2 ? 64 : 32, trial);
         shape_free(&s);

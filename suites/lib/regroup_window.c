@@ -410,6 +410,10 @@ static void wg_free(struct wgroups *W)
     free(W->var); free(W->off); free(W->c16);
 }
 
+/* blocks a pass of wg_plan_i16 takes (a thread's minima and maxima on
+ * its stack) */
+#define DH_RG_MAXB 64
+
 /* 16-bit rows if the gains are exact in integers and every block that
  * varies among the m groups' classes spans less than 2^14 */
 static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
@@ -424,16 +428,35 @@ static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
         free(lo); free(hi); free(ci);
         return -DH_E_RESOURCES;
     }
+    /* every block's smallest and largest count, one pass over the
+     * classes a thread, the threads' then joined */
     for (int q = 0; q < nb; q++) {
-        uint32_t l = UINT32_MAX, h = 0;
-#pragma omp parallel for num_threads(nt) if (nt > 1) reduction(min : l) reduction(max : h)
-        for (long i = 0; i < m; i++) {
-            uint32_t x = c->vec[W->rcls[i]][q];
-            if (x < l) l = x;
-            if (x > h) h = x;
+        lo[q] = UINT32_MAX;
+        hi[q] = 0;
+    }
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        uint32_t l[DH_RG_MAXB], h[DH_RG_MAXB];
+        for (int b0 = 0; b0 < nb; b0 += DH_RG_MAXB) {
+            int nq = nb - b0 < DH_RG_MAXB ? nb - b0 : DH_RG_MAXB;
+            for (int q = 0; q < nq; q++) {
+                l[q] = UINT32_MAX;
+                h[q] = 0;
+            }
+#pragma omp for schedule(static)
+            for (long i = 0; i < m; i++) {
+                const uint32_t *v = c->vec[W->rcls[i]] + b0;
+                for (int q = 0; q < nq; q++) {
+                    if (v[q] < l[q]) l[q] = v[q];
+                    if (v[q] > h[q]) h[q] = v[q];
+                }
+            }
+#pragma omp critical(dh_rg_plan)
+            for (int q = 0; q < nq; q++) {
+                if (l[q] < lo[b0 + q]) lo[b0 + q] = l[q];
+                if (h[q] > hi[b0 + q]) hi[b0 + q] = h[q];
+            }
         }
-        lo[q] = l;
-        hi[q] = h;
     }
     uint32_t top = 0;
     for (int q = 0; q < nb; q++)
