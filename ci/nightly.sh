@@ -12,7 +12,7 @@
 #   RUN_ARGS      more `harness run` options, e.g. "--device 1"
 #   OVERLAP       yes | no | auto: harness run --overlap, the next
 #                 workload's input and CPU reference made in the background
-#                 while the current one is timed (default: the harness's, no)
+#                 while the current one is timed (default: the harness's, auto)
 #   COMPARE_ARGS  more `harness compare` options, e.g. "--threshold 8"
 #   OUT           output folder (default: results/nightly/<UTC time>)
 #   BASELINE_DIR  the baseline store (default: $DH_BASELINE_DIR, else

@@ -80,6 +80,36 @@ static void cli_usage(void **st)
 
 /* ---- runs ---- */
 
+static int has_device(void);
+
+/* The default is auto, quiet where it stays off: a run that did not ask
+ * for the overlap says nothing of it (here: in-process, where it cannot
+ * run), one that asked for auto says why it is off */
+static void default_quiet(void **st)
+{
+    (void)st;
+    if (access(harness, X_OK) || !has_device()) {
+        skip();
+        return;
+    }
+    char dir[PATH_MAX + 8], dir2[PATH_MAX + 8];     /* a log of each run's own */
+    snprintf(dir, sizeof dir, "%s/quiet", tmpdir);
+    snprintf(dir2, sizeof dir2, "%s/asked", tmpdir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(mkdir(dir2, 0755), 0);
+    const char *plain[] = {"run", "--suite", "micro", "--bench", "branch", "--size", "small",
+                           "--variant", "baseline", "--reps", "2", "--isolate", "no",
+                           "--out", dir, NULL};
+    assert_int_equal(dh_test_harness(harness, dir, plain, out, sizeof out), 0);
+    if (strstr(out, "harness: overlap") || strstr(out, "--overlap"))
+        fail_msg("a run that did not ask for the overlap spoke of it:\n%s", out);
+    const char *asked[] = {"run", "--suite", "micro", "--bench", "branch", "--size", "small",
+                           "--variant", "baseline", "--reps", "2", "--isolate", "no",
+                           "--overlap", "auto", "--out", dir2, NULL};
+    assert_int_equal(dh_test_harness(harness, dir2, asked, out, sizeof out), 0);
+    assert_non_null(strstr(out, "--overlap auto needs worker processes"));
+}
+
 /* An OpenCL device, asked in a child: the workers are forked from this
  * process, which must not have loaded a runtime (PoCL's threads do not
  * survive fork). SKIPPED where there is none. */
@@ -540,6 +570,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(rule),
         cmocka_unit_test(cli_usage),
+        cmocka_unit_test(default_quiet),
         cmocka_unit_test(on_equals_off),
         cmocka_unit_test(failure_falls_back),
         cmocka_unit_test(interrupt_leaves_nothing),

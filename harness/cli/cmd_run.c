@@ -71,8 +71,8 @@ static void run_usage(FILE *f)
         "  --no-cache             make every workload anew, store nothing\n"
         "  --overlap yes|no|auto  make the next workload's input and CPU reference in\n"
         "                         a background process (nice 19) while this one is\n"
-        "                         timed, through the workload cache (default no);\n"
-        "                         auto: on with 4 or more CPUs and no CPU device\n"
+        "                         timed, through the workload cache (default auto:\n"
+        "                         on with 4 or more CPUs and no CPU device)\n"
         "  --tune MODE            none, journal (default: the journal's best, else\n"
         "                         defaults), exhaustive, random, anneal, model (search\n"
         "                         again; model: ranked by the BBV model, from the top)\n"
@@ -164,7 +164,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     const char *shard_costs = NULL;
     const char *cache_dir = NULL, *cache_limit = NULL;
     int no_cache = 0;
-    enum dh_overlap_mode overlap = DH_OVERLAP_NO;
+    /* auto unless asked: measured not to disturb the timed runs on the
+     * GPU machines (README "Overlap"); it stays off on CPU devices */
+    enum dh_overlap_mode overlap = DH_OVERLAP_AUTO;
+    int overlap_asked = 0;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -271,6 +274,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             no_cache = 1;
         } else if (!strcmp(a, "--overlap")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
+            overlap_asked = 1;
             if (dh_overlap_parse(v, &overlap)) {
                 fprintf(stderr, "harness run: --overlap %s: choose yes, no or auto\n", v);
                 return DH_EXIT_USAGE;
@@ -503,7 +507,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     int cpus = dh_overlap_cpus();
     int overlap_on = dh_overlap_decide(overlap, isolate, no_cache ? 0 : wcache ? 1 : -1, cpus,
                                        cpu_device, owhy, sizeof owhy) > 0;
-    if (owhy[0])
+    if (owhy[0] && overlap_asked)      /* why it is off: said when asked for */
         fprintf(stderr, "harness: %s\n", owhy);
     else if (overlap_on && (cpus < DH_OVERLAP_MIN_CPUS || cpu_device))
         fprintf(stderr, "harness: overlap on (--overlap yes): the background setup shares "
