@@ -3,7 +3,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "regroup_common.h"
 
@@ -91,6 +90,21 @@ static struct hent heap_pop(struct heap *h)
         h->p[i] = h->p[last];
     }
     return top;
+}
+
+/* the rows' table, zeroed, at a huge page's address (a 64-byte row is
+ * one cache line, not two; where the system backs memory with huge pages
+ * unasked, the table starts on one). No madvise(MADV_HUGEPAGE): the advice
+ * would stay on the heap's addresses after the table is freed, and the
+ * next allocations there (Greedy-Max's, on the H100 machine) took a huge
+ * page's zeroing per fault, 1 and 2 threads 50% slower. */
+static void *rows_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, (size_t)2 << 20, bytes ? bytes : 64))
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
 }
 
 /* The alive groups, one bit each, and a bit per non-empty word: a window
@@ -405,7 +419,8 @@ static int wg_emit_first(struct wgroups *W, long a, long group, struct seq *out)
 
 static void wg_free(struct wgroups *W)
 {
-    free(W->alive.w); free(W->alive.s); free(W->st); free(W->bestg); free(W->bounds);
+    free(W->bounds);
+    free(W->alive.w); free(W->alive.s); free(W->st); free(W->bestg);
     free(W->head); free(W->tail); free(W->rcls); free(W->rnext); free(W->rcnt);
     free(W->var); free(W->off); free(W->c16);
 }
@@ -485,22 +500,6 @@ static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
     return 0;
 }
 
-/* a zeroed table on huge pages where the system gives them on request:
- * the searches read rows all over it, and with 4 KiB pages nearly every
- * window's rows take a TLB miss of their own */
-static void *big_calloc(size_t bytes)
-{
-    size_t huge = (size_t)2 << 20, len = (bytes + huge - 1) / huge * huge;
-    void *p = NULL;
-    if (posix_memalign(&p, huge, len ? len : huge))
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, len ? len : huge, MADV_HUGEPAGE);
-#endif
-    memset(p, 0, bytes);
-    return p;
-}
-
 int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
                          struct seq *out)
 {
@@ -536,7 +535,7 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
     m1 = (size_t)m + 1;
     W.st = calloc(m1, sizeof *W.st);
     W.bestg = malloc(m1 * sizeof *W.bestg);
-    W.bounds = big_calloc(m1 * W.rowb);
+    W.bounds = rows_alloc(m1 * W.rowb);
     W.head = malloc(m1 * sizeof *W.head);
     W.tail = malloc(m1 * sizeof *W.tail);
     W.rnext = malloc(m1 * sizeof *W.rnext);
