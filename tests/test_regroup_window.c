@@ -100,7 +100,10 @@ static void shape_make(struct shape *s, uint64_t *st, int nb, long n, uint32_t t
         c->first[k] = c->first[j];
         c->first[j] = t;
     }
-    s->b = (struct dh_bbv){.n_blocks = nb, .block_cost = s->cost};
+    /* the items: one of each class (whose counters classes_build would
+     * make these classes; Greedy's plan reads them) */
+    s->b = (struct dh_bbv){.n_items = u, .n_blocks = nb, .counts = s->vec,
+                           .block_cost = s->cost};
 }
 
 static void shape_free(struct shape *s)
@@ -181,6 +184,31 @@ static void gdt_like(void **st)
         check(&s, trial % 2 ? 64 : 32, trial);
         shape_free(&s);
     }
+}
+
+/* Greedy's plan reads the items' counters where there are at most 4 items
+ * a group, else the classes': both give the oracle's runs (the items
+ * here: each class once, then each class 5 times) */
+static void plan_paths(void **st)
+{
+    (void)st;
+    uint64_t seed = 0x91a;
+    struct shape s;
+    g_fixed = 0x21;
+    shape_make(&s, &seed, 18, 20000, 440, 2, 1);
+    g_fixed = 0;
+    long u = s.c.n;
+    check(&s, 32, 0);
+    uint32_t *five = malloc((size_t)u * 5 * 18 * sizeof *five);
+    assert_non_null(five);
+    for (long i = 0; i < 5 * u; i++)
+        memcpy(five + (size_t)i * 18, s.vec + (size_t)(i % u) * 18, 18 * sizeof *five);
+    s.b.counts = five;
+    s.b.n_items = 5 * u;
+    check(&s, 32, 1);
+    s.b.counts = s.vec;
+    free(five);
+    shape_free(&s);
 }
 
 /* gdt's size (about 130K classes): the class sort, the groups and their
@@ -375,6 +403,7 @@ int main(void)
         cmocka_unit_test(gains_i16),
         cmocka_unit_test(random_shapes),
         cmocka_unit_test(gdt_like),
+        cmocka_unit_test(plan_paths),
         cmocka_unit_test(sorted_classes),
         cmocka_unit_test(gdt_size_threads),
     };

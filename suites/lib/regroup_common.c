@@ -10,11 +10,16 @@
 #include <string.h>
 #include <omp.h>
 
-int dh_regroup_threads(long n)
+int dh__rg_threads_for(long n, long grain)
 {
     int t = omp_get_max_threads();
-    long most = n / 32768 + 1;          /* at least 32K items a thread */
+    long most = n / grain + 1;
     return t < 1 ? 1 : t > most ? (int)most : t;
+}
+
+int dh_regroup_threads(long n)
+{
+    return dh__rg_threads_for(n, 32768);    /* at least 32K items a thread */
 }
 
 /* ---- an output sequence of (class, count) runs ---- */

@@ -35,6 +35,11 @@ struct ggroup {
     double best_gain;
 };
 
+/* threads for n pieces of work, at least grain pieces a thread (at most
+ * omp_get_max_threads()); dh_regroup_threads is grain 32K, for work of a
+ * few operations an item */
+int dh__rg_threads_for(long n, long grain);
+
 int dh__rg_seq_push(struct seq *s, long cls, long cnt);
 long *dh__rg_sorted_classes(const struct classes *c);      /* lexicographic */
 void dh__rg_sort_by_latency(const struct classes *c, long *order);  /* costliest first */
@@ -122,7 +127,9 @@ int dh__rg_emit_first(struct ggroup *g, long group, struct seq *out);
 int dh__rg_greedy_exact(const struct dh_bbv *b, const struct classes *c, int group,
                         struct seq *out);
 
-/* above this many classes the window forms run (dh_regroup_exact_limit) */
+/* above this many classes the window forms run (dh_regroup_exact_limit);
+ * c must be the classes of b's items (regroup.c's classes_build), as
+ * Greedy's plan may read the items' counters instead of the classes' */
 extern long dh__rg_exact_limit_value;
 int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
                          struct seq *out);

@@ -430,8 +430,14 @@ static void wg_free(struct wgroups *W)
 #define DH_RG_MAXB 64
 
 /* 16-bit rows if the gains are exact in integers and every block that
- * varies among the m groups' classes spans less than 2^14 */
-static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
+ * varies among the m groups' classes spans less than 2^14. Where there
+ * are not many more items than groups (gdt: 131K of each) the ranges are
+ * taken over all the items' counters, read in sequence, rather than over
+ * the groups' classes, one read each from all over the counters: they
+ * hold the classes' ranges, and any offsets and bounds that hold for
+ * them hold for the classes' (the gains stay exact, rows may be wider). */
+static int wg_plan_i16(struct wgroups *W, const struct dh_bbv *bb, const struct classes *c,
+                       long m)
 {
     int nb = c->nb, nt = dh_regroup_threads(m);
     uint32_t *lo = malloc((size_t)nb * sizeof *lo), *hi = malloc((size_t)nb * sizeof *hi);
@@ -444,7 +450,8 @@ static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
         return -DH_E_RESOURCES;
     }
     /* every block's smallest and largest count, one pass over the
-     * classes a thread, the threads' then joined */
+     * items or the classes a thread, the threads' then joined */
+    int items = bb->n_items <= 4 * m;
     for (int q = 0; q < nb; q++) {
         lo[q] = UINT32_MAX;
         hi[q] = 0;
@@ -458,12 +465,23 @@ static int wg_plan_i16(struct wgroups *W, const struct classes *c, long m)
                 l[q] = UINT32_MAX;
                 h[q] = 0;
             }
+            if (items) {
 #pragma omp for schedule(static)
-            for (long i = 0; i < m; i++) {
-                const uint32_t *v = c->vec[W->rcls[i]] + b0;
-                for (int q = 0; q < nq; q++) {
-                    if (v[q] < l[q]) l[q] = v[q];
-                    if (v[q] > h[q]) h[q] = v[q];
+                for (long i = 0; i < bb->n_items; i++) {
+                    const uint32_t *v = bb->counts + (size_t)i * (size_t)nb + b0;
+                    for (int q = 0; q < nq; q++) {
+                        if (v[q] < l[q]) l[q] = v[q];
+                        if (v[q] > h[q]) h[q] = v[q];
+                    }
+                }
+            } else {
+#pragma omp for schedule(static)
+                for (long i = 0; i < m; i++) {
+                    const uint32_t *v = c->vec[W->rcls[i]] + b0;
+                    for (int q = 0; q < nq; q++) {
+                        if (v[q] < l[q]) l[q] = v[q];
+                        if (v[q] > h[q]) h[q] = v[q];
+                    }
                 }
             }
 #pragma omp critical(dh_rg_plan)
@@ -529,7 +547,7 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
     W.m = m;
     W.nb = nb;
     W.cost = b->block_cost;
-    if ((rc = wg_plan_i16(&W, c, m)))
+    if ((rc = wg_plan_i16(&W, b, c, m)))
         goto out;
     W.rowb = W.i16 ? 2 * (size_t)W.rs * sizeof(uint16_t) : 2 * (size_t)nb * sizeof(uint32_t);
     m1 = (size_t)m + 1;
@@ -550,9 +568,11 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
         rc = -DH_E_RESOURCES;
         goto out;
     }
-    /* the groups, then each one's best partner, on the threads; the
-     * entries pushed after, in group order, as one by one */
-    int nt = dh_regroup_threads(m);
+    /* the groups, then each one's best partner, on the threads (a search
+     * reads 33 rows from all over the table, a microsecond: 2K groups a
+     * thread are worth a thread); the entries pushed after, in group
+     * order, as one by one */
+    int nt = dh__rg_threads_for(m, 2048);
 #pragma omp parallel num_threads(nt) if (nt > 1)
     {
 #pragma omp for schedule(static)
