@@ -61,6 +61,17 @@ struct dh_model_point {
     double t_floor;         /* cycles, scheduled with each warp's latency floor
                                (harness/model/bbv.h); NAN in older files */
 };
+/* Where the divergence is: one block's lane-cycles that divergence
+ * wastes (issued for lanes that did not run it, and its if-converted
+ * part issued beyond its own executions; the model's block costs), their
+ * share of all the run's wasted lane-cycles, and the block's lane
+ * efficiency (lanes that ran it over lanes it was issued for). */
+#define DH_MODEL_WASTE 12
+struct dh_model_waste {
+    char block[40];
+    double lane_cycles, share, eff;
+};
+
 struct dh_model_result {
     int valid;
     char table[32];         /* latency table */
@@ -77,6 +88,12 @@ struct dh_model_result {
     long launch_items;      /* items a launch; 0: one launch */
     double cfe32, cfe64;    /* own order, warps of 32 and 64 */
     struct dh_model_point own, base;
+    /* the run's own order: lane-cycles wasted and issued in all, and the
+     * blocks that waste most, most first (n_waste of them; 0: none or an
+     * older file) */
+    double waste_total, issued_total;
+    int n_waste;
+    struct dh_model_waste waste[DH_MODEL_WASTE];
 };
 
 /* The remap overhead of a gpu_tdr run (harness/run/remap.c): the gpu_tdr

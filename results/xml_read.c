@@ -323,6 +323,23 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
             m->base.t_weighted = dprop(e, "base_t_weighted", NAN);
             m->base.t_sched = dprop(e, "base_t_sched", NAN);
             m->base.t_floor = dprop(e, "base_t_floor", NAN);
+            m->waste_total = dprop(e, "waste_lane_cycles", NAN);
+            m->issued_total = dprop(e, "issued_lane_cycles", NAN);
+            m->n_waste = 0;
+            for (xmlNodePtr w = e->children; w; w = w->next) {
+                if (w->type != XML_ELEMENT_NODE || !is(w, "waste"))
+                    continue;
+                _Static_assert(DH_MODEL_WASTE == 12, "the message below says 12");
+                if (m->n_waste == DH_MODEL_WASTE) {
+                    refuse(w, "the model's <waste> entries", "more than 12", "at most 12");
+                    break;
+                }
+                struct dh_model_waste *x = &m->waste[m->n_waste++];
+                sprop(w, "block", x->block, sizeof x->block);
+                x->lane_cycles = dprop(w, "lane_cycles", NAN);
+                x->share = dprop(w, "share", NAN);
+                x->eff = dprop(w, "eff", NAN);
+            }
         } else if (is(e, "ceiling")) {
             r->ceiling = dprop(e, "remap", 0);
             r->warp_width = iprop(e, "warp_width", 32);

@@ -296,6 +296,17 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
         if (!isnan(u->model_err_floor))
             attr_d(mn, "speedup_error_floor", u->model_err_floor);
         attr_d(mn, "speedup_error_dwr", u->model_err_dwr);
+        if (m->n_waste > 0) {              /* where the divergence is */
+            attr_d(mn, "waste_lane_cycles", m->waste_total);
+            attr_d(mn, "issued_lane_cycles", m->issued_total);
+            for (int k = 0; k < m->n_waste && k < DH_MODEL_WASTE; k++) {
+                xmlNodePtr wn = xmlNewChild(mn, NULL, BAD_CAST "waste", NULL);
+                attr(wn, "block", "%s", m->waste[k].block);
+                attr_d(wn, "lane_cycles", m->waste[k].lane_cycles);
+                attr_d(wn, "share", m->waste[k].share);
+                attr_d(wn, "eff", m->waste[k].eff);
+            }
+        }
     }
     if (r->ceiling > 0) {
         xmlNodePtr cl = xmlNewChild(n, NULL, BAD_CAST "ceiling", NULL);

@@ -208,13 +208,106 @@ static void floor_priced(void **st)
     unsetenv("DH_MODEL_CUS");
 }
 
+/* where the divergence is: each block's lanes issued and used, by hand
+ * (the 4-item case above), then over random BBVs with ordered windows and
+ * guarded parts, where the sums must give dh_bbv_metrics' CFE */
+static void block_use(void **st)
+{
+    (void)st;
+    uint32_t c[8] = {0, 1, 0, 2, 3, 0, 3, 0};
+    struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c};
+    struct dh_bbv_block_use u[2];
+    assert_int_equal(dh_bbv_block_use(&b, NULL, 2, u), 0);
+    /* warp 0: block 1 max 2 (4 lanes issued), used 3; warp 1: block 0
+     * max 3 (6 issued), used 6 */
+    assert_true(u[0].issued == 6 && u[0].used == 6 && u[0].pred_extra == 0);
+    assert_true(u[1].issued == 4 && u[1].used == 3 && u[1].pred_extra == 0);
+    int order[4] = {0, 2, 1, 3};                /* warps {0,2} and {1,3} */
+    assert_int_equal(dh_bbv_block_use(&b, order, 2, u), 0);
+    assert_true(u[0].issued == 12 && u[0].used == 6);
+    assert_true(u[1].issued == 6 && u[1].used == 3);
+
+    enum { N = 301, NB = 5, NW = 4 };
+    static uint32_t win[N * NW * NB], tot[N * NB];
+    uint64_t x = 0x5eed;
+    for (size_t q = 0; q < sizeof win / sizeof win[0]; q++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        win[q] = (uint32_t)(x >> 59);                   /* 0..31 */
+    }
+    dh_bbv_window_sum(win, N, NW, NB, tot);
+    const double cyc[NB] = {1, 4, 2, 7, 3}, inst[NB] = {1, 2, 1, 3, 2};
+    const double pinst[NB] = {0, 0, 3, 0, 1}, pcost[NB] = {0, 0, 5, 0, 2};
+    const int parent[NB] = {-1, -1, 1, -1, 0};          /* 2 inside 1, 4 inside 0 */
+    struct dh_bbv r = {.n_items = N, .n_blocks = NB, .counts = tot, .n_windows = 1};
+    for (int pass = 0; pass < 4; pass++) {
+        r.win_counts = pass & 1 ? win : NULL;
+        r.n_windows = pass & 1 ? NW : 1;
+        r.window = pass & 1 ? 8 : 0;
+        r.pred_inst = pass & 2 ? pinst : NULL;
+        r.pred_cost = pass & 2 ? pcost : NULL;
+        r.parent = pass & 2 ? parent : NULL;
+        struct dh_bbv_block_use v[NB];
+        assert_int_equal(dh_bbv_block_use(&r, NULL, 32, v), 0);
+        double used = 0, issued = 0;
+        for (int k = 0; k < NB; k++) {
+            assert_true(v[k].used <= v[k].issued);
+            used += inst[k] * (double)v[k].used;
+            issued += inst[k] * (double)v[k].issued + pinst[k] * 32 * (double)v[k].pred_extra;
+            if (!(pass & 2))
+                assert_true(v[k].pred_extra == 0);
+        }
+        struct dh_bbv_metrics m;
+        dh_bbv_metrics(&r, cyc, inst, NULL, 32, 64, 1, 1, &m);
+        if (fabs(used / issued - m.cfe) > 1e-12)
+            fail_msg("pass %d: the blocks' lanes give CFE %.15f, dh_bbv_metrics %.15f", pass,
+                     used / issued, m.cfe);
+    }
+}
+
+/* dh_model_price's list: the blocks that waste, most first, their shares
+ * and efficiencies, names from the definitions */
+static void model_waste_list(void **st)
+{
+    (void)st;
+    /* block b (37 cycles, sm_90) wastes 1 lane in warp 0 (issued for 4,
+     * used 3); a wastes none */
+    uint32_t c[8] = {0, 1, 0, 2, 3, 0, 3, 0};
+    struct dh_bb_def blocks[2] = {{"a", {.fp = 1}}, {"b", {.alu = 2, .lds = 1}}};
+    struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c};
+    struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
+    struct dh_latency_table t;
+    struct dh_err e = {0};
+    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
+    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
+    unsetenv("DH_LATENCY_TABLE");
+    struct dh_model_result m = {0};
+    dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
+    assert_int_equal(m.n_waste, 1);
+    assert_string_equal(m.waste[0].block, "b");
+    assert_true(fabs(m.waste[0].lane_cycles - 37) < 1e-9);
+    assert_true(fabs(m.waste[0].share - 1) < 1e-12);
+    assert_true(fabs(m.waste[0].eff - 0.75) < 1e-12);
+    assert_true(fabs(m.waste_total - 37) < 1e-9);
+    assert_true(fabs(m.issued_total - (4.0 * 6 + 37.0 * 4)) < 1e-9);
+    /* warps {0,2} and {1,3}: a wastes 6 lanes (4 cycles each), b 3 (37) */
+    int order[4] = {0, 2, 1, 3};
+    dh_model_price(&b, blocks, &t, &info, 4, 0, order, 1, &m);
+    assert_int_equal(m.n_waste, 2);
+    assert_string_equal(m.waste[0].block, "b");
+    assert_string_equal(m.waste[1].block, "a");
+    assert_true(fabs(m.waste[0].lane_cycles - 3 * 37) < 1e-9);
+    assert_true(fabs(m.waste[1].lane_cycles - 6 * 4) < 1e-9);
+    assert_true(fabs(m.waste[0].share + m.waste[1].share - 1) < 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(model_hand_worked), cmocka_unit_test(scheduled_balances),
         cmocka_unit_test(floor_lone_long_warp), cmocka_unit_test(floor_many_short_warps),
         cmocka_unit_test(floor_mixed),       cmocka_unit_test(floor_units_and_launches),
-        cmocka_unit_test(floor_priced),
+        cmocka_unit_test(floor_priced),      cmocka_unit_test(block_use),
+        cmocka_unit_test(model_waste_list),
     };
     return cmocka_run_group_tests_name("bbv_model", t, NULL, NULL);
 }

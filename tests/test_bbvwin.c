@@ -265,6 +265,62 @@ static void summary_names_windows(void **st)
     assert_null(strstr(text, "cvp: ordered"));
 }
 
+/* harness run's summary says where the divergence is: a baseline's
+ * blocks that waste 1% or more, most first, the rest summed; not a
+ * regrouped run's */
+static void summary_where(void **st)
+{
+    (void)st;
+    struct dh_run runs[2];
+    memset(runs, 0, sizeof runs);
+    for (int i = 0; i < 2; i++) {
+        snprintf(runs[i].c.suite, sizeof runs[i].c.suite, "frontier");
+        snprintf(runs[i].c.bench_name, sizeof runs[i].c.bench_name, "pol");
+        snprintf(runs[i].c.variant, sizeof runs[i].c.variant, i ? "cpu_tdr" : "baseline");
+        runs[i].c.bench = dh_bench_find("frontier", "pol");
+        runs[i].model_cfe_error = runs[i].model_err_weighted = NAN;
+        runs[i].model_err_sched = runs[i].model_err_dwr = NAN;
+        struct dh_model_result *m = &runs[i].r.model;
+        m->valid = 1;
+        snprintf(m->table, sizeof m->table, "nvidia-sm90");
+        m->own.cfe = 0.36;
+        m->waste_total = 1000;
+        m->issued_total = 1600;
+        m->n_waste = 3;
+        m->waste[0] = (struct dh_model_waste){"two_brk", 700, 0.7, 0.2};
+        if (i)
+            snprintf(m->waste[0].block, sizeof m->waste[0].block, "regrouped_block");
+        m->waste[1] = (struct dh_model_waste){"one_brk", 295, 0.295, 0.4};
+        m->waste[2] = (struct dh_model_waste){"tiny_block", 5, 0.005, 0.9};
+    }
+    char path[] = "/tmp/dh-test-where-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    dh_waste_summary(runs, 2);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    FILE *fp = fopen(path, "r");
+    static char text[1 << 14];
+    size_t got = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    unlink(path);
+    text[got] = 0;
+    const char *head = strstr(text, "Where the divergence is");
+    const char *a = strstr(text, "two_brk"), *b = strstr(text, "one_brk");
+    assert_non_null(head);
+    assert_true(a && b && head < a && a < b);                   /* most first */
+    assert_non_null(strstr(text, "70.0%"));
+    assert_non_null(strstr(text, "62% wasted"));                /* 1000 of 1600 */
+    assert_null(strstr(text, "tiny_block"));                    /* under 1% */
+    assert_non_null(strstr(text, "(the other blocks)"));
+    assert_null(strstr(text, "regrouped_block"));               /* baselines only */
+}
+
 /* ---- on the device: gdt small ---- */
 
 struct gdt_run {
@@ -375,6 +431,7 @@ int main(void)
         cmocka_unit_test(totals_hide_the_order), cmocka_unit_test(windows_sum_to_totals),
         cmocka_unit_test(totals_unchanged),      cmocka_unit_test(limit_refused),
         cmocka_unit_test(step_markers),          cmocka_unit_test(summary_names_windows),
+        cmocka_unit_test(summary_where),
         cmocka_unit_test(gdt_small_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

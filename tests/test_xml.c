@@ -83,6 +83,12 @@ static void round_trip(void **st)
     runs[0].r.model.base.t_floor = 600;
     runs[0].r.model.schedulers = 4;
     runs[0].r.model.launch_items = 512;
+    /* where the divergence is: two blocks on the baseline, none on gpu_tdr */
+    runs[0].r.model.waste_total = 1500;
+    runs[0].r.model.issued_total = 2000;
+    runs[0].r.model.n_waste = 2;
+    runs[0].r.model.waste[0] = (struct dh_model_waste){"l2 <&> \"x\"", 1000, 2.0 / 3, 0.25};
+    runs[0].r.model.waste[1] = (struct dh_model_waste){"l1", 500, 1.0 / 3, 0.5};
     dh_run_derive(runs, 3);
     assert_true(runs[0].host.median == 2.5);                   /* of the 4, not 12 */
     assert_true(dh_e2e_sample(&runs[0].r, 5) == runs[0].r.kernel_ms[5] + 2.0);
@@ -144,6 +150,13 @@ static void round_trip(void **st)
     assert_true(f.runs[0].r.model.own.t_floor == 400 && f.runs[0].r.model.base.t_floor == 600);
     assert_int_equal(f.runs[0].r.model.schedulers, 4);
     assert_int_equal(f.runs[0].r.model.launch_items, 512);
+    assert_int_equal(f.runs[0].r.model.n_waste, 2);
+    assert_string_equal(f.runs[0].r.model.waste[0].block, "l2 <&> \"x\"");
+    assert_true(f.runs[0].r.model.waste[0].lane_cycles == 1000);
+    assert_true(fabs(f.runs[0].r.model.waste[0].share - 2.0 / 3) < 1e-8);
+    assert_true(f.runs[0].r.model.waste[1].eff == 0.5);
+    assert_true(f.runs[0].r.model.waste_total == 1500 && f.runs[0].r.model.issued_total == 2000);
+    assert_int_equal(f.runs[1].r.model.n_waste, 0);
     assert_true(isnan(f.runs[1].r.model.own.t_floor) && isnan(f.runs[1].r.model.base.t_floor));
     assert_int_equal(f.runs[1].r.model.launch_items, 0);
     dh_resultfile_free(&f);

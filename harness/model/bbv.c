@@ -460,6 +460,67 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
     free(heap);
 }
 
+int dh_bbv_block_use(const struct dh_bbv *b, const int *order, int w,
+                     struct dh_bbv_block_use *u)
+{
+    int nb = b->n_blocks, failed = 0;
+    long n = b->n_items;
+    if (w < 1)
+        w = 1;
+    memset(u, 0, (size_t)(nb > 0 ? nb : 0) * sizeof *u);
+    long nw = (n + w - 1) / w;
+    int nt = pass_threads(n);
+    int windowed = b->win_counts && b->n_windows > 1;
+#pragma omp parallel num_threads(nt) reduction(| : failed)
+    {
+        /* a thread's sums, then added to u (integers: any order) */
+        struct dh_bbv_block_use *mine = calloc((size_t)(nb > 0 ? nb : 1), sizeof *mine);
+        uint32_t *mx = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *mx);
+        if (!mine || !mx)
+            failed = 1;
+#pragma omp for schedule(static)
+        for (long i = 0; i < nw; i++) {
+            if (!mine || !mx)
+                continue;
+            long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
+            for (long s = s0; s < s1; s++) {
+                const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
+                for (int k = 0; k < nb; k++) {
+                    mine[k].used += v[k];
+                    if (s == s0 || v[k] > mx[k])
+                        mx[k] = v[k];
+                }
+            }
+            size_t nwin = windowed ? (size_t)b->n_windows : 1;
+            for (size_t wn = 0; wn < nwin; wn++) {
+                if (windowed)
+                    for (long s = s0; s < s1; s++) {
+                        size_t item = (size_t)(order ? order[s] : s);
+                        const uint32_t *v = b->win_counts + (item * nwin + wn) * (size_t)nb;
+                        for (int k = 0; k < nb; k++)
+                            if (s == s0 || v[k] > mx[k])
+                                mx[k] = v[k];
+                    }
+                for (int k = 0; k < nb; k++) {
+                    mine[k].issued += (uint64_t)w * mx[k];
+                    int p = b->pred_inst && b->parent ? b->parent[k] : -1;
+                    if (p >= 0 && p < nb && mx[p] > mx[k])
+                        mine[k].pred_extra += mx[p] - mx[k];
+                }
+            }
+        }
+#pragma omp critical(dh_bbv_block_use)
+        for (int k = 0; mine && k < nb; k++) {
+            u[k].issued += mine[k].issued;
+            u[k].used += mine[k].used;
+            u[k].pred_extra += mine[k].pred_extra;
+        }
+        free(mine);
+        free(mx);
+    }
+    return failed ? -1 : 0;
+}
+
 int dh_bbv_window_plan(long items, int n_blocks, long steps, long k, uint64_t limit,
                        int *windows, uint64_t *bytes, struct dh_err *err)
 {

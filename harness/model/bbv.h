@@ -108,6 +108,22 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
                           const int *order, const struct dh_bbv_shape *s,
                           struct dh_bbv_metrics *m);
 
+/* Where the divergence is, per block, over the warps of `w` items in
+ * `order` (NULL = identity): `issued`, the lanes a warp issued the block
+ * for (w x its executions, the most of any lane's; with ordered BBVs the
+ * most in each window, summed, as dh_bbv_metrics prices it); `used`, the
+ * lanes that ran it (the counters' sum); `pred_extra`, the issues of its
+ * if-converted part beyond its own executions (its parent's executions
+ * more, bbv.h's pred_inst: w lanes each, none of them the block's work).
+ * So sum_b inst[b] x used[b] over sum_b (inst[b] x issued[b] + pred_inst[b]
+ * x w x pred_extra[b]) is dh_bbv_metrics' CFE. Integers: the sums do not
+ * depend on the threads. 0, or -1 out of memory. */
+struct dh_bbv_block_use {
+    uint64_t issued, used, pred_extra;
+};
+int dh_bbv_block_use(const struct dh_bbv *b, const int *order, int w,
+                     struct dh_bbv_block_use *u);
+
 /* Work-groups of `wg` items one compute unit runs at once under table t. */
 int dh_bbv_slots(const struct dh_latency_table *t, int wg);
 

@@ -1,6 +1,7 @@
 /* price.c — see price.h. */
 #include "price.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,6 +20,51 @@ static int model_cus(const struct dh_device_info *info)
             cus = (int)v;
     }
     return cus;
+}
+
+/* where the divergence is (record.h dh_model_waste): per block, cycles x
+ * the lanes issued for it that did not run it, plus its if-converted
+ * part's cost x w lanes for each issue beyond its own executions; the
+ * DH_MODEL_WASTE blocks that waste most kept, most first (ties: the
+ * earlier block). Nothing where the pass runs out of memory. */
+static void model_waste(const struct dh_bbv *b, const struct dh_bb_def *blocks,
+                        const double *cyc, const int *order, int w, struct dh_model_result *m)
+{
+    int nb = b->n_blocks;
+    m->n_waste = 0;
+    m->waste_total = m->issued_total = 0;
+    struct dh_bbv_block_use *u = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *u);
+    double *waste = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *waste);
+    if (!u || !waste || dh_bbv_block_use(b, order, w, u)) {
+        free(u);
+        free(waste);
+        return;
+    }
+    for (int k = 0; k < nb; k++) {
+        double c = k < 256 ? cyc[k] : 0;
+        double pc = b->pred_cost ? b->pred_cost[k] : 0;
+        double pred = pc * (double)w * (double)u[k].pred_extra;
+        waste[k] = c * (double)(u[k].issued - u[k].used) + pred;
+        m->waste_total += waste[k];
+        m->issued_total += c * (double)u[k].issued + pred;
+    }
+    while (m->n_waste < DH_MODEL_WASTE) {
+        int best = -1;
+        for (int k = 0; k < nb; k++)
+            if (waste[k] > 0 && (best < 0 || waste[k] > waste[best]))
+                best = k;
+        if (best < 0)
+            break;
+        struct dh_model_waste *x = &m->waste[m->n_waste++];
+        snprintf(x->block, sizeof x->block, "%s",
+                 blocks && blocks[best].name ? blocks[best].name : "?");
+        x->lane_cycles = waste[best];
+        x->share = m->waste_total > 0 ? waste[best] / m->waste_total : NAN;
+        x->eff = u[best].issued ? (double)u[best].used / (double)u[best].issued : NAN;
+        waste[best] = 0;
+    }
+    free(u);
+    free(waste);
 }
 
 void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
@@ -83,5 +129,6 @@ void dh_model_price(const struct dh_bbv *b, const struct dh_bb_def *blocks,
         dh_bbv_metrics(b, cyc, inst, order, 64, m->wg, m->cus, m->slots, &mm);
         m->cfe64 = mm.cfe;
     }
+    model_waste(b, blocks, cyc, order, W, m);
     m->valid = 1;
 }

@@ -115,4 +115,60 @@ void dh_model_summary(const struct dh_run *runs, int n)
         printf("%s: ordered BBVs, %d windows of %d iterations (DH_BBV_WINDOW), priced per "
                "window\n", last, m->windows, m->window);
     }
+    dh_waste_summary(runs, n);
+}
+
+/* shown blocks a baseline: those with 1% of its waste or more, at most */
+#define DH_WASTE_SHOWN 8
+
+void dh_waste_summary(const struct dh_run *runs, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++)
+        any |= runs[i].r.status == 0 && runs[i].r.model.valid && runs[i].r.model.n_waste > 0 &&
+               !strcmp(runs[i].c.variant, "baseline");
+    if (!any)
+        return;
+    printf("\nWhere the divergence is (baselines: the lane-cycles divergence wastes in each "
+           "block, the model's block costs; share of the run's waste, and the block's lane "
+           "efficiency)\n");
+    static const char *const heads[] = {"bench", "workload", "block", ">share", ">eff",
+                                        ">lane-cycles", ">of all"};
+    struct dh_texttable t;
+    dh_tt_init(&t, 7, heads);
+    for (int i = 0; i < n; i++) {
+        const struct dh_run *u = &runs[i];
+        const struct dh_model_result *m = &u->r.model;
+        if (u->r.status != 0 || !m->valid || m->n_waste <= 0 ||
+            strcmp(u->c.variant, "baseline"))
+            continue;
+        char wl[400], c[4][32];
+        dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
+        double rest = 1;
+        int shown = 0;
+        for (int k = 0; k < m->n_waste && shown < DH_WASTE_SHOWN; k++) {
+            const struct dh_model_waste *x = &m->waste[k];
+            if (!(x->share >= 0.01))
+                break;
+            rest -= x->share;
+            /* the run's wasted fraction of its issued lane-cycles, once */
+            const char *row[] = {
+                shown ? "" : u->c.bench_name, shown ? "" : wl, x->block,
+                cell(c[0], 32, 100 * x->share, "%.1f%%"), cell(c[1], 32, x->eff, "%.2f"),
+                cell(c[2], 32, x->lane_cycles, "%.3g"),
+                shown ? "" : cell(c[3], 32, m->issued_total > 0 ? 100 * m->waste_total /
+                                  m->issued_total : NAN, "%.0f%% wasted")};
+            dh_tt_row(&t, row, NULL);
+            shown++;
+        }
+        if (shown && rest > 0.005) {
+            snprintf(c[0], 32, "%.1f%%", 100 * rest);
+            const char *row[] = {"", "", "(the other blocks)", c[0], "", "", ""};
+            dh_tt_row(&t, row, NULL);
+        }
+    }
+    dh_tt_print(&t, stdout);
+    dh_tt_free(&t);
+    printf("(the cpu_tdr regroupings' modeled speedups are beside the measured ones above; "
+           "an ideal in-group remap's is the run table's remap ceiling; XML: <model><waste>)\n");
 }

@@ -121,6 +121,9 @@ int dh_study_write_csv(const char *dir, const struct dh_study *s, struct dh_err 
 /* Print the model next to the measurement (runs with a model only), the
  * end of a run's summary (model_summary.c). */
 void dh_model_summary(const struct dh_run *runs, int n);
+/* where the divergence is: each baseline's blocks by the lane-cycles
+ * divergence wastes in them (dh_model_summary prints it after its table) */
+void dh_waste_summary(const struct dh_run *runs, int n);
 
 /* remap_text.c: a run's remap overhead as a table cell ("1.12x", "n/a",
  * "failed", "-"), into buf */

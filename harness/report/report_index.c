@@ -300,6 +300,43 @@ static void model_section(FILE *f, const struct dh_resultfile *rf)
     }
 }
 
+/* where the divergence is: each baseline's blocks by the lane-cycles
+ * divergence wastes in them (the model's costs), as the run printed it */
+static void waste_section(FILE *f, const struct dh_resultfile *rf)
+{
+    int any = 0;
+    for (int i = 0; i < rf->n_runs && !any; i++)
+        any = rf->runs[i].r.status == 0 && rf->runs[i].r.model.n_waste > 0 &&
+              !strcmp(rf->runs[i].c.variant, "baseline");
+    if (!any)
+        return;
+    fprintf(f, "\n## Where the divergence is\n\n"
+               "Each baseline's blocks by the lane-cycles divergence wastes in them (issued "
+               "for lanes that did not run the block, and its if-converted part issued "
+               "beyond its own executions; the model's block costs), the most first: the "
+               "branch to attack first is at the top. Share: of the run's wasted "
+               "lane-cycles; efficiency: the block's lanes that ran it over the lanes it "
+               "was issued for.\n\n"
+               "| bench | backend | workload | block | share | efficiency | wasted lane-cycles |\n"
+               "|---|---|---|---|---:|---:|---:|\n");
+    for (int i = 0; i < rf->n_runs; i++) {
+        const struct dh_run *u = &rf->runs[i];
+        const struct dh_model_result *m = &u->r.model;
+        if (u->r.status != 0 || m->n_waste <= 0 || strcmp(u->c.variant, "baseline"))
+            continue;
+        char wl[300];
+        dh_pset_format(&u->c.params, DH_P_WORKLOAD, wl, sizeof wl);
+        for (int k = 0; k < m->n_waste; k++) {
+            fprintf(f, "| %s | %s | %s | %s |", u->c.bench_name, u->c.backend, wl,
+                    m->waste[k].block);
+            num(f, 100 * m->waste[k].share, "%.1f%%");
+            num(f, m->waste[k].eff, "%.2f");
+            num(f, m->waste[k].lane_cycles, "%.3g");
+            fputc('\n', f);
+        }
+    }
+}
+
 int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
                        struct dh_err *err)
 {
@@ -414,6 +451,7 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
         }
     }
     model_section(f, rf);
+    waste_section(f, rf);
     if (r->n_notes) {
         fprintf(f, "## Notes\n\n");
         for (int i = 0; i < r->n_notes; i++)
