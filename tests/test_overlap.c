@@ -82,6 +82,31 @@ static void cli_usage(void **st)
 
 static int has_device(void);
 
+/* The overlap's summary line (stderr) comes after the run's tables
+ * (stdout) where both go to one file: it was written inside them, stdout
+ * being buffered there */
+static void summary_line_after_tables(void **st)
+{
+    (void)st;
+    if (access(harness, X_OK) || !has_device()) {
+        skip();
+        return;
+    }
+    char dir[PATH_MAX + 8];
+    snprintf(dir, sizeof dir, "%s/order", tmpdir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    const char *args[] = {"run", "--suite", "micro", "--bench", "branch", "--size", "small",
+                          "--variant", "baseline", "--reps", "2", "--overlap", "yes",
+                          "--out", dir, NULL};
+    assert_int_equal(dh_test_harness(harness, dir, args, out, sizeof out), 0);
+    const char *end = strstr(out, "(the cpu_tdr regroupings' modeled speedups");
+    const char *line = strstr(out, "harness: overlap: ");
+    assert_non_null(end);                       /* the last table's last line */
+    assert_non_null(line);
+    if (line < end || line[-1] != '\n')
+        fail_msg("the overlap's line came inside the tables:\n%s", out);
+}
+
 /* The default is auto, quiet where it stays off: a run that did not ask
  * for the overlap says nothing of it (here: in-process, where it cannot
  * run), one that asked for auto says why it is off */
@@ -571,6 +596,7 @@ int main(void)
         cmocka_unit_test(rule),
         cmocka_unit_test(cli_usage),
         cmocka_unit_test(default_quiet),
+        cmocka_unit_test(summary_line_after_tables),
         cmocka_unit_test(on_equals_off),
         cmocka_unit_test(failure_falls_back),
         cmocka_unit_test(interrupt_leaves_nothing),

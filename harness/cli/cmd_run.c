@@ -546,6 +546,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 wait += runs[i].r.setup_wait_ms;
                 read += runs[i].r.setup_ms;
             }
+        fflush(stdout);     /* after the summary, not inside it, where both go to one file */
         fprintf(stderr, "harness: overlap: %d workload%s made in the background (%.2f s, "
                 "%.2f s there), waited %.2f s, read %.2f s\n", made, made == 1 ? "" : "s",
                 bg / 1000, wall / 1000, wait / 1000, read / 1000);
