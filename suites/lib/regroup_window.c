@@ -92,18 +92,19 @@ static struct hent heap_pop(struct heap *h)
     return top;
 }
 
-/* the rows' table, zeroed, at a huge page's address (a 64-byte row is
+/* the rows' table (not zeroed: each row is, by the threads that fill
+ * them), at a huge page's address (a 64-byte row is
  * one cache line, not two; where the system backs memory with huge pages
  * unasked, the table starts on one). No madvise(MADV_HUGEPAGE): the advice
- * would stay on the heap's addresses after the table is freed, and the
- * next allocations there (Greedy-Max's, on the H100 machine) took a huge
- * page's zeroing per fault, 1 and 2 threads 50% slower. */
+ * would stay on the heap's addresses after the table is freed; with it,
+ * Greedy-Max run after Greedy on the H100 machine took 6,880 faults a call
+ * and was 50% slower at 1 and 2 threads, most likely each fault zeroing a
+ * huge page. */
 static void *rows_alloc(size_t bytes)
 {
     void *p = NULL;
     if (posix_memalign(&p, (size_t)2 << 20, bytes ? bytes : 64))
         return NULL;
-    memset(p, 0, bytes);
     return p;
 }
 
@@ -582,6 +583,7 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
             W.head[i] = W.tail[i] = (int)i;
             W.rnext[i] = -1;
             W.rcnt[i] = W.st[i].size;
+            memset(wg_row(&W, i), 0, W.rowb);        /* the padding lanes 0 */
             wg_reset(&W, i);
             wg_add_class(&W, i, c->vec[k]);
         }
