@@ -127,6 +127,10 @@ int dh__rg_emit_first(struct ggroup *g, long group, struct seq *out);
 int dh__rg_greedy_exact(const struct dh_bbv *b, const struct classes *c, int group,
                         struct seq *out);
 
+/* the window forms' neighbourhood: the nearest classes (or groups) a
+ * search looks at, each way */
+#define DH_RG_WINDOW 32
+
 /* above this many classes the window forms run (dh_regroup_exact_limit);
  * c must be the classes of b's items (regroup.c's classes_build), as
  * Greedy's plan may read the items' counters instead of the classes' */
