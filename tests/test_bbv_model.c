@@ -157,6 +157,15 @@ static void floor_units_and_launches(void **st)
     assert_true(fabs(floor_of(e, 4, iss1, one, 1, 1, 1, 1, 0, NULL, NULL) - 8) < 1e-9);
 }
 
+/* the nvidia-sm90 latency table, as a device with that name gets it */
+static void sm90_table(const struct dh_device_info *info, struct dh_latency_table *t)
+{
+    struct dh_err e = {0};
+    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
+    assert_int_equal(dh_latency_table_for(info, t, &e), 0);
+    unsetenv("DH_LATENCY_TABLE");
+}
+
 /* dh_model_price: the floor's issue from the table's instructions (or the
  * compiled issue cycles), its latency from the table's cycles, the
  * table's schedulers, the launches and DH_MODEL_CUS recorded */
@@ -172,10 +181,7 @@ static void floor_priced(void **st)
     struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c};
     struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
     struct dh_latency_table t;
-    struct dh_err e = {0};
-    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
-    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
-    unsetenv("DH_LATENCY_TABLE");
+    sm90_table(&info, &t);
     assert_int_equal(t.schedulers_per_cu, 4);
     struct dh_model_result m = {0};
     dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
@@ -276,10 +282,7 @@ static void model_waste_list(void **st)
     struct dh_bbv b = {.n_items = 4, .n_blocks = 2, .counts = c};
     struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
     struct dh_latency_table t;
-    struct dh_err e = {0};
-    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
-    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
-    unsetenv("DH_LATENCY_TABLE");
+    sm90_table(&info, &t);
     struct dh_model_result m = {0};
     dh_model_price(&b, blocks, &t, &info, 4, 0, NULL, 1, &m);
     assert_int_equal(m.n_waste, 1);

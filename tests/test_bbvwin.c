@@ -223,6 +223,30 @@ static void step_markers(void **st)
     (void)dh__host_grp;
 }
 
+/* what print(runs, n) writes on stdout */
+static const char *printed(void (*print)(const struct dh_run *, int), const struct dh_run *runs,
+                           int n)
+{
+    char path[] = "/tmp/dh-test-bbvwin-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    print(runs, n);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    FILE *fp = fopen(path, "r");
+    static char text[1 << 14];
+    size_t got = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    unlink(path);
+    text[got] = 0;
+    return text;
+}
+
 /* harness run's model summary names the benchmarks priced per window */
 static void summary_names_windows(void **st)
 {
@@ -244,23 +268,7 @@ static void summary_names_windows(void **st)
         m->window = i ? 0 : 16;
         m->windows = i ? 1 : 28;
     }
-    char path[] = "/tmp/dh-test-bbvwin-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
-    dh_model_summary(runs, 2);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    close(fd);
-    FILE *fp = fopen(path, "r");
-    static char text[1 << 14];
-    size_t got = fread(text, 1, sizeof text - 1, fp);
-    fclose(fp);
-    unlink(path);
-    text[got] = 0;
+    const char *text = printed(dh_model_summary, runs, 2);
     assert_non_null(strstr(text, "gdt: ordered BBVs, 28 windows of 16 iterations"));
     assert_null(strstr(text, "cvp: ordered"));
 }
@@ -293,23 +301,7 @@ static void summary_where(void **st)
         m->waste[1] = (struct dh_model_waste){"one_brk", 295, 0.295, 0.4};
         m->waste[2] = (struct dh_model_waste){"tiny_block", 5, 0.005, 0.9};
     }
-    char path[] = "/tmp/dh-test-where-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    fflush(stdout);
-    int saved = dup(1);
-    dup2(fd, 1);
-    dh_waste_summary(runs, 2);
-    fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-    close(fd);
-    FILE *fp = fopen(path, "r");
-    static char text[1 << 14];
-    size_t got = fread(text, 1, sizeof text - 1, fp);
-    fclose(fp);
-    unlink(path);
-    text[got] = 0;
+    const char *text = printed(dh_waste_summary, runs, 2);
     const char *head = strstr(text, "Where the divergence is");
     const char *a = strstr(text, "two_brk"), *b = strstr(text, "one_brk");
     assert_non_null(head);
