@@ -11,7 +11,7 @@
  *
  *   build/tools/hostbench [--items N] [--paths P] [--reps R]
  *       [--threads 1,2,4,...] [--work key-dlt,key-rr,sort,greedy,greedymax]
- *       [--gap-ms G] [--noise K] [--shape branch|gdt] [--ahead on|off]
+ *       [--gap-ms G] [--noise K] [--shape branch|gdt]
  *
  * --shape gdt gives the BBV regroupings frontier/gdt's shape instead: 18
  * blocks, 440 trading days split per item between layer 1's two sides,
@@ -23,12 +23,7 @@
  * threads that spin for the whole run, a stand-in for other processes on
  * the cores. Prints median, min and max ms per work and thread count, and
  * the page faults per repetition (minor and major; the buffers are
- * touched before, so any are the system's: NUMA balancing, reclaim).
- *
- * --ahead off keeps Greedy's merge loop (window form) on one thread, the
- * next entry not searched ahead on a second (the same merges; to compare
- * the two in one process). With it on, greedy's line says how many
- * searches the loop took from the second thread and how many it redid. */
+ * touched before, so any are the system's: NUMA balancing, reclaim). */
 #include <errno.h>
 #include <omp.h>
 #include <pthread.h>
@@ -42,7 +37,6 @@
 
 #include "suites/lib/kit_int.h"
 #include "suites/lib/regroup.h"
-#include "suites/lib/regroup_common.h"
 
 #define MAXT 32
 #define MAXREPS 1000
@@ -90,7 +84,7 @@ static int usage(const char *why, const char *what)
 {
     fprintf(stderr, "hostbench: %s%s%s%s\nusage: hostbench [--items N] [--paths P] [--reps R] "
             "[--threads 1,2,4,...] [--work key-dlt,key-rr,sort,greedy,greedymax] "
-            "[--gap-ms G] [--noise K] [--shape branch|gdt] [--ahead on|off]\n", why, what ? " \"" : "", what ? what : "",
+            "[--gap-ms G] [--noise K] [--shape branch|gdt]\n", why, what ? " \"" : "", what ? what : "",
             what ? "\"" : "");
     return 64;
 }
@@ -139,11 +133,6 @@ int main(int argc, char **argv)
             if (strcmp(v, "branch") && strcmp(v, "gdt"))
                 return usage("--shape wants branch (micro/branch's BBVs) or gdt, got", v);
             gdt = !strcmp(v, "gdt"), i++;
-        }
-        else if (!strcmp(a, "--ahead") && v) {
-            if (strcmp(v, "on") && strcmp(v, "off"))
-                return usage("--ahead wants on or off, got", v);
-            dh__rg_ahead_off = !strcmp(v, "off"), i++;
         }
         else if (!strcmp(a, "--work") && v)
             work = v, i++;
@@ -296,10 +285,8 @@ int main(int argc, char **argv)
                     struct timespec s = {gap / 1000, (gap % 1000) * 1000000L};
                     nanosleep(&s, NULL);
                 }
-                if (r == 0) {
+                if (r == 0)
                     f0 = faults();
-                    dh__rg_ahead_taken = dh__rg_ahead_missed = 0;
-                }
                 double t0 = now_ms();
                 if (w <= 1) {
                     struct dh__kit_key_ctx ctx = {.h = &h};
@@ -331,12 +318,8 @@ int main(int argc, char **argv)
                 break;
             qsort(ms, (size_t)reps, sizeof *ms, cmp_d);
             double med = reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
-            printf("%-10s %7d %9.2f %9.2f %9.2f %9.1f", names[w], tlist[ti], med, ms[0],
+            printf("%-10s %7d %9.2f %9.2f %9.2f %9.1f\n", names[w], tlist[ti], med, ms[0],
                    ms[reps - 1], (double)(faults() - f0) / (double)reps);
-            if (w == 3 && dh__rg_ahead_taken + dh__rg_ahead_missed)
-                printf("   ahead: %ld taken, %ld redone a run", dh__rg_ahead_taken / reps,
-                       dh__rg_ahead_missed / reps);
-            printf("\n");
             fflush(stdout);
         }
     }

@@ -118,11 +118,6 @@ void dh__rg_gains_i16(const int16_t *c16, int rs, int32_t k, double scale,
 /* set: dh__rg_gains_i16 sums in plain C where the CPU has AVX2 too (the
  * tests compare both forms) */
 extern int dh__rg_i16_plain;
-/* Greedy's window form: 1 keeps the merge loop on one thread (no search
- * ahead); the searches the loop took from the second thread, and those it
- * redid because a merge had touched what they read (counted, not reset) */
-extern int dh__rg_ahead_off;
-extern long dh__rg_ahead_taken, dh__rg_ahead_missed;
 
 void dh__rg_gg_bounds(struct ggroup *g, const struct classes *c);
 int dh__rg_emit_first(struct ggroup *g, long group, struct seq *out);

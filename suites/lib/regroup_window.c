@@ -1,8 +1,6 @@
 /* regroup_window.c — Greedy for workloads with many distinct BBVs
  * (regroup.h; the exact forms are in regroup.c, Greedy-Max's window form
  * in regroup_window_max.c). */
-#include <omp.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,23 +133,12 @@ static int aset_init(struct aset *A, long n)
     return 0;
 }
 
-/* The words are read and written whole (relaxed atomics: plain loads and
- * stores on x86-64): the thread that searches ahead (below) reads them
- * while the loop drops groups. Bits only ever go from 1 to 0, and a word's
- * summary bit is cleared after the word empties, so a reader may find a
- * summary bit over an empty word and skips it. */
-static inline uint64_t aset_ld(const uint64_t *p)
-{
-    return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
 static void aset_drop(struct aset *A, long i)
 {
     long q = i >> 6;
-    uint64_t x = A->w[q] & ~(1ULL << (i & 63));
-    __atomic_store_n(&A->w[q], x, __ATOMIC_RELAXED);
-    if (!x)
-        __atomic_store_n(&A->s[q >> 6], A->s[q >> 6] & ~(1ULL << (q & 63)), __ATOMIC_RELAXED);
+    A->w[q] &= ~(1ULL << (i & 63));
+    if (!A->w[q])
+        A->s[q >> 6] &= ~(1ULL << (q & 63));
 }
 
 /* the first alive group after i, -1 for none */
@@ -161,19 +148,17 @@ static long aset_next(const struct aset *A, long i)
     if (j >= A->n)
         return -1;
     long q = j >> 6;
-    uint64_t x = aset_ld(&A->w[q]) & (~0ULL << (j & 63));
+    uint64_t x = A->w[q] & (~0ULL << (j & 63));
     if (x)
         return (q << 6) + __builtin_ctzll(x);
     long ns = (A->nw + 63) / 64;
     for (long t = (q + 1) >> 6, first = 1; t < ns; t++, first = 0) {
-        uint64_t y = aset_ld(&A->s[t]);
+        uint64_t y = A->s[t];
         if (first)
             y &= (q + 1) & 63 ? ~0ULL << ((q + 1) & 63) : ~0ULL;
-        for (; y; y &= y - 1) {
+        if (y) {
             long w = (t << 6) + __builtin_ctzll(y);
-            uint64_t z = aset_ld(&A->w[w]);
-            if (z)
-                return (w << 6) + __builtin_ctzll(z);
+            return (w << 6) + __builtin_ctzll(A->w[w]);
         }
     }
     return -1;
@@ -186,18 +171,16 @@ static long aset_prev(const struct aset *A, long i)
     if (j < 0)
         return -1;
     long q = j >> 6;
-    uint64_t x = aset_ld(&A->w[q]) & (~0ULL >> (63 - (j & 63)));
+    uint64_t x = A->w[q] & (~0ULL >> (63 - (j & 63)));
     if (x)
         return (q << 6) + 63 - __builtin_clzll(x);
     for (long t = (q - 1) >= 0 ? (q - 1) >> 6 : -1, first = 1; t >= 0; t--, first = 0) {
-        uint64_t y = aset_ld(&A->s[t]);
+        uint64_t y = A->s[t];
         if (first)
             y &= ~0ULL >> (63 - ((q - 1) & 63));
-        for (; y; y &= ~(1ULL << (63 - __builtin_clzll(y)))) {
+        if (y) {
             long w = (t << 6) + 63 - __builtin_clzll(y);
-            uint64_t z = aset_ld(&A->w[w]);
-            if (z)
-                return (w << 6) + 63 - __builtin_clzll(z);
+            return (w << 6) + 63 - __builtin_clzll(A->w[w]);
         }
     }
     return -1;
@@ -212,7 +195,7 @@ static int aset_collect(const struct aset *A, long i, int fwd, int *who, int max
         long j = aset_next(A, i);
         while (j >= 0 && n < max) {
             long q = j >> 6;
-            uint64_t x = aset_ld(&A->w[q]) & (~0ULL << (j & 63));
+            uint64_t x = A->w[q] & (~0ULL << (j & 63));
             for (; x && n < max; x &= x - 1)
                 who[n++] = (int)((q << 6) + __builtin_ctzll(x));
             if (n < max)
@@ -222,7 +205,7 @@ static int aset_collect(const struct aset *A, long i, int fwd, int *who, int max
         long j = aset_prev(A, i);
         while (j >= 0 && n < max) {
             long q = j >> 6;
-            uint64_t x = aset_ld(&A->w[q]) & (~0ULL >> (63 - (j & 63)));
+            uint64_t x = A->w[q] & (~0ULL >> (63 - (j & 63)));
             for (; x && n < max; x &= ~(1ULL << (63 - __builtin_clzll(x))))
                 who[n++] = (int)((q << 6) + 63 - __builtin_clzll(x));
             if (n < max)
@@ -281,18 +264,17 @@ static inline void *wg_row(const struct wgroups *W, long j)
     return (char *)W->bounds + (size_t)j * W->rowb;
 }
 
-/* a row's bounds emptied (a group's, or the search ahead's own), then
- * those of one class added (set) */
-static void row_reset(const struct wgroups *W, void *row)
+/* group j's bounds emptied, then those of one class added (set) */
+static void wg_reset(struct wgroups *W, long j)
 {
     if (W->i16) {
-        uint16_t *r = row;
+        uint16_t *r = wg_row(W, j);
         for (int q = 0; q < W->nv; q++) {
             r[q] = UINT16_MAX;
             r[W->rs + q] = 0;
         }
     } else {
-        uint32_t *r = row;
+        uint32_t *r = wg_row(W, j);
         for (int q = 0; q < W->nb; q++) {
             r[q] = UINT32_MAX;
             r[W->nb + q] = 0;
@@ -300,17 +282,17 @@ static void row_reset(const struct wgroups *W, void *row)
     }
 }
 
-static void row_add_class(const struct wgroups *W, void *row, const uint32_t *v)
+static void wg_add_class(struct wgroups *W, long j, const uint32_t *v)
 {
     if (W->i16) {
-        uint16_t *r = row;
+        uint16_t *r = wg_row(W, j);
         for (int q = 0; q < W->nv; q++) {
             uint16_t x = (uint16_t)(v[W->var[q]] - W->off[q]);
             if (x < r[q]) r[q] = x;
             if (x > r[W->rs + q]) r[W->rs + q] = x;
         }
     } else {
-        uint32_t *r = row;
+        uint32_t *r = wg_row(W, j);
         for (int q = 0; q < W->nb; q++) {
             if (v[q] < r[q]) r[q] = v[q];
             if (v[q] > r[W->nb + q]) r[W->nb + q] = v[q];
@@ -318,19 +300,19 @@ static void row_add_class(const struct wgroups *W, void *row, const uint32_t *v)
     }
 }
 
-/* row a's bounds widened by z's: the union's */
-static void row_add_row(const struct wgroups *W, void *a, const void *z)
+/* a's bounds widened by z's: the union's */
+static void wg_add_group(struct wgroups *W, long a, long z)
 {
     if (W->i16) {
-        uint16_t *A = a;
-        const uint16_t *Z = z;
+        uint16_t *A = wg_row(W, a);
+        const uint16_t *Z = wg_row(W, z);
         for (int q = 0; q < W->nv; q++) {
             if (Z[q] < A[q]) A[q] = Z[q];
             if (Z[W->rs + q] > A[W->rs + q]) A[W->rs + q] = Z[W->rs + q];
         }
     } else {
-        uint32_t *A = a;
-        const uint32_t *Z = z;
+        uint32_t *A = wg_row(W, a);
+        const uint32_t *Z = wg_row(W, z);
         for (int q = 0; q < W->nb; q++) {
             if (Z[q] < A[q]) A[q] = Z[q];
             if (Z[W->nb + q] > A[W->nb + q]) A[W->nb + q] = Z[W->nb + q];
@@ -338,41 +320,20 @@ static void row_add_row(const struct wgroups *W, void *a, const void *z)
     }
 }
 
-static void wg_reset(struct wgroups *W, long j)
-{
-    row_reset(W, wg_row(W, j));
-}
-
-static void wg_add_class(struct wgroups *W, long j, const uint32_t *v)
-{
-    row_add_class(W, wg_row(W, j), v);
-}
-
-static void wg_add_group(struct wgroups *W, long a, long z)
-{
-    row_add_row(W, wg_row(W, a), wg_row(W, z));
-}
-
-/* the gains of merging the group whose row is ri with each of n groups
- * whose rows are r[] */
-static void row_gains(const struct wgroups *W, const void *ri, const void *const *r, int n,
-                      double *g)
+/* the gains of merging group i with each of n groups whose rows are r[] */
+static void wg_gains(const struct wgroups *W, long i, const void *const *r, int n, double *g)
 {
     if (W->i16) {
-        dh__rg_gains_i16(W->c16, W->rs, W->k, W->scale, ri, (const uint16_t *const *)r, n, g);
+        dh__rg_gains_i16(W->c16, W->rs, W->k, W->scale, wg_row(W, i),
+                         (const uint16_t *const *)r, n, g);
         return;
     }
-    const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW], *mi = ri;
+    const uint32_t *mn[DH_RG_WINDOW], *mx[DH_RG_WINDOW], *mi = wg_row(W, i);
     for (int q = 0; q < n; q++) {
         mn[q] = r[q];
         mx[q] = mn[q] + W->nb;
     }
     dh__rg_gains_fast(W->cost, W->nb, mi, mi + W->nb, mn, mx, n, g);
-}
-
-static void wg_gains(const struct wgroups *W, long i, const void *const *r, int n, double *g)
-{
-    row_gains(W, wg_row(W, i), r, n, g);
 }
 
 static inline void wg_prefetch_row(const struct wgroups *W, long j)
@@ -427,21 +388,15 @@ static int wg_best(const struct wgroups *W, long i, double *bg)
     return best;
 }
 
-/* i's best partner and its gain noted, and pushed if there is one */
-static int wg_push_best(struct wgroups *W, long i, int best, double bg, struct heap *h)
+static int wg_best_push(struct wgroups *W, long i, struct heap *h)
 {
+    double bg;
+    int best = wg_best(W, i, &bg);
     W->bestg[i] = bg;
     if (best < 0)
         return 0;
     struct hent e = {bg, i, best, W->st[i].ver, W->st[best].ver};
     return heap_push(h, e);
-}
-
-static int wg_best_push(struct wgroups *W, long i, struct heap *h)
-{
-    double bg;
-    int best = wg_best(W, i, &bg);
-    return wg_push_best(W, i, best, bg, h);
 }
 
 /* group a's first `group` items out as a finished group; the rest stay */
@@ -461,261 +416,6 @@ static int wg_emit_first(struct wgroups *W, long a, long group, struct seq *out)
     W->head[a] = r;
     W->st[a].size -= group;
     return 0;
-}
-
-/* ---- the search ahead ----
- * After a pop the heap's top is nearly always the next entry popped (on
- * gdt's shape 97% of the entries that need work), and its windows seldom
- * hold the two groups the entry in hand merges. So with more threads,
- * helpers work the next entry while the loop works this one: they read
- * the groups' state and, for a stale entry, search the group's forward
- * window; for a merge they build the merged row (the emission's remainder
- * where the merge emits) and search both windows as the loop would after
- * the merge. With two helpers one takes the forward window, the other the
- * backward one. The loop takes an answer only if no merge since its
- * search began touched a group the search read: every merge is logged
- * (its two groups) after its writes, a search notes the log's length
- * before its first read and the range of groups it read, and the loop
- * checks the merges logged since against that range. A search that raced
- * a merge may have read rows half written; such an answer is never taken,
- * and its reads stay in bounds (the bitmap's words are read whole; run
- * walks are bounded). Otherwise the loop searches itself, as with one
- * thread: the merges are the same in every case, only who computed the
- * gains differs. */
-#define AH_LOG 64                   /* merges remembered */
-#define AH_MAX 2                    /* helpers */
-#define AH_SLOW 64                  /* waits that yield (and 1 in 64 more) before the
-                                     * loop goes alone */
-
-enum { AH_NONE, AH_DEAD, AH_STALE, AH_MERGE, AH_GONE };
-
-/* one part of an answer: the forward (0) or the backward (1) window */
-struct ahpart {
-    struct hpay ent;                /* the entry searched */
-    long epoch;                     /* merges logged when the search began */
-    long lo, hi;                    /* the groups it read lie in [lo, hi] (and ent.j) */
-    int kind, best, nb;
-    double bg;                      /* forward: best's gain (-1e300: none) */
-    int who[DH_RG_WINDOW];          /* backward: the window, its gains */
-    double g[DH_RG_WINDOW];
-    void *row;                      /* a merge's new row */
-};
-
-struct ahdone {
-    long q __attribute__((aligned(64)));
-};
-
-struct ahead {
-    long req __attribute__((aligned(64)));     /* requests posted; slot req & 1 */
-    long nlog __attribute__((aligned(64)));    /* merges logged */
-    int quit;
-    long slow, waits;                          /* waits that yielded the core; all */
-    struct ahdone done[AH_MAX];                /* requests each helper answered */
-    long log[AH_LOG][2] __attribute__((aligned(64)));
-    struct ahpart s[2][2] __attribute__((aligned(64)));  /* [req & 1][part] */
-    const struct classes *c;
-    int group, nh;
-};
-
-long dh__rg_ahead_taken, dh__rg_ahead_missed;
-int dh__rg_ahead_off;
-
-static inline unsigned ah_ld32(const unsigned *p)
-{
-    return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
-/* the merged group's row: the union, or where the merge emits, the bounds
- * of what stays (the runs after the first `group` items of a's runs and
- * then z's, as wg_emit_first takes them); 0, or 1 where nothing stays,
- * -1 for a walk that met a run list being rewritten */
-static int ah_merged_row(const struct wgroups *W, const struct ahead *A, long a, long z,
-                         uint32_t sa, uint32_t sz, void *row)
-{
-    if (sa + sz < (uint32_t)A->group) {
-        memcpy(row, wg_row(W, a), W->rowb);
-        row_add_row(W, row, wg_row(W, z));
-        return 0;
-    }
-    if (sa + sz == (uint32_t)A->group)
-        return 1;
-    memset(row, 0, W->rowb);
-    row_reset(W, row);
-    long need = A->group, steps = 0;
-    int r = W->head[a], ta = W->tail[a], inz = 0;
-    while (r >= 0 && r < W->m && steps++ < 4 * A->group + 8) {
-        long cnt = W->rcnt[r];
-        long t = cnt < need ? cnt : need;
-        need -= t;
-        if (cnt - t > 0)
-            row_add_class(W, row, A->c->vec[W->rcls[r]]);
-        if (r == ta && !inz) {
-            r = W->head[z];
-            inz = 1;
-        } else {
-            r = W->rnext[r];
-        }
-    }
-    return r < 0 && inz ? 0 : -1;
-}
-
-/* the gains of the group whose row is ri with the n groups in who */
-static void ah_gains(const struct wgroups *W, const void *ri, const int *who, int n, double *g)
-{
-    const void *r[DH_RG_WINDOW];
-    for (int q = 0; q < n; q++) {
-        r[q] = wg_row(W, who[q]);
-        wg_prefetch_row(W, who[q]);
-    }
-    row_gains(W, ri, r, n, g);
-}
-
-/* part `part` of the answer for S->ent (read from the state as it is) */
-static void ah_work(const struct wgroups *W, struct ahead *A, struct ahpart *S, int part)
-{
-    S->epoch = __atomic_load_n(&A->nlog, __ATOMIC_ACQUIRE);
-    long a = S->ent.i, z = S->ent.j;
-    uint32_t sa = ah_ld32(&W->st[a].size), sz = ah_ld32(&W->st[z].size);
-    S->lo = S->hi = a;
-    if (!sa) {
-        S->kind = AH_DEAD;
-        return;
-    }
-    int stale = !sz || S->ent.vi != ah_ld32(&W->st[a].ver) ||
-                S->ent.vj != ah_ld32(&W->st[z].ver);
-    if (stale && part) {
-        S->kind = AH_STALE;                     /* no backward window */
-        return;
-    }
-    const void *ri = wg_row(W, a);
-    if (!stale) {
-        int k = ah_merged_row(W, A, a, z, sa, sz, S->row);
-        if (k) {
-            S->kind = k > 0 ? AH_GONE : AH_NONE;
-            return;
-        }
-        ri = S->row;
-    }
-    S->kind = stale ? AH_STALE : AH_MERGE;
-    if (part) {
-        S->nb = aset_collect(&W->alive, a, 0, S->who, DH_RG_WINDOW);
-        S->lo = S->nb < DH_RG_WINDOW ? 0 : S->who[S->nb - 1];
-        ah_gains(W, ri, S->who, S->nb, S->g);
-        return;
-    }
-    /* the forward window, once z is gone for a merge: 33 after a, less z */
-    int who[DH_RG_WINDOW + 1], n1, n = 0;
-    double gs[DH_RG_WINDOW];
-    n1 = aset_collect(&W->alive, a, 1, who, stale ? DH_RG_WINDOW : DH_RG_WINDOW + 1);
-    S->hi = n1 < (stale ? DH_RG_WINDOW : DH_RG_WINDOW + 1) ? W->m : who[n1 - 1];
-    for (int q = 0; q < n1 && n < DH_RG_WINDOW; q++)
-        if (stale || who[q] != z)
-            who[n++] = who[q];
-    ah_gains(W, ri, who, n, gs);
-    S->best = -1;
-    S->bg = -1e300;
-    for (int q = 0; q < n; q++)
-        if (gs[q] > S->bg) {
-            S->bg = gs[q];
-            S->best = who[q];
-        }
-}
-
-#define AH_SPINS 4096
-
-static void ah_pause(long *spins)
-{
-    if (++*spins < AH_SPINS)
-        __builtin_ia32_pause();
-    else
-        sched_yield();              /* fewer cores than threads */
-}
-
-/* helper k: answers requests until told to stop (one helper: both parts) */
-static void ah_serve(const struct wgroups *W, struct ahead *A, int k)
-{
-    long seen = 0, spins = 0;
-    for (;;) {
-        long q = __atomic_load_n(&A->req, __ATOMIC_ACQUIRE);
-        if (q != seen) {
-            seen = q;
-            spins = 0;
-            for (int part = 0; part < 2; part++)
-                if (A->nh == 1 || part == k)
-                    ah_work(W, A, &A->s[q & 1][part], part);
-            __atomic_store_n(&A->done[k].q, q, __ATOMIC_RELEASE);
-        } else if (__atomic_load_n(&A->quit, __ATOMIC_ACQUIRE)) {
-            return;
-        } else {
-            ah_pause(&spins);
-        }
-    }
-}
-
-/* every helper done with the last request; a wait long enough to yield
- * the core is counted (the helpers then share cores with other work) */
-static void ah_wait(struct ahead *A)
-{
-    long spins = 0;
-    for (int k = 0; k < A->nh; k++)
-        while (__atomic_load_n(&A->done[k].q, __ATOMIC_ACQUIRE) != A->req)
-            ah_pause(&spins);
-    A->slow += spins >= AH_SPINS;
-    A->waits++;
-}
-
-/* is the part (if it was for e) still what the loop would compute: no
- * merge logged since its search began touched what it read */
-static int ah_valid(const struct ahead *A, const struct ahpart *S, const struct hent *e)
-{
-    if (S->ent.i != e->i || S->ent.j != e->j || S->ent.vi != e->vi || S->ent.vj != e->vj ||
-        S->kind == AH_NONE)
-        return 0;
-    if (A->nlog - S->epoch > AH_LOG)
-        return 0;
-    for (long t = S->epoch; t < A->nlog; t++)
-        for (int k = 0; k < 2; k++) {
-            long x = A->log[t % AH_LOG][k];
-            if ((x >= S->lo && x <= S->hi) || x == S->ent.j)
-                return 0;
-        }
-    return 1;
-}
-
-/* the answer's parts for entry e, each NULL where not to be taken */
-static void ah_take(struct ahead *A, const struct hent *e, const struct ahpart **P)
-{
-    P[0] = P[1] = NULL;
-    if (!A->req)
-        return;
-    ah_wait(A);
-    for (int part = 0; part < 2; part++) {
-        const struct ahpart *S = &A->s[A->req & 1][part];
-        if (ah_valid(A, S, e))
-            P[part] = S;
-        else if (S->ent.i == e->i && S->ent.j == e->j)
-            dh__rg_ahead_missed++;
-    }
-    if (P[0])
-        dh__rg_ahead_taken++;
-}
-
-/* ask for the search of the heap's top (the loop has taken the previous
- * answer, or passed it by) */
-static void ah_post(struct ahead *A, const struct wgroups *W, const struct heap *h)
-{
-    if (!h->n || !W->st[h->p[0].i].size)
-        return;
-    long q = A->req + 1;
-    A->s[q & 1][0].ent = A->s[q & 1][1].ent = h->p[0];
-    __atomic_store_n(&A->req, q, __ATOMIC_RELEASE);
-}
-
-static void ah_log(struct ahead *A, long a, long z)
-{
-    A->log[A->nlog % AH_LOG][0] = a;
-    A->log[A->nlog % AH_LOG][1] = z;
-    __atomic_store_n(&A->nlog, A->nlog + 1, __ATOMIC_RELEASE);
 }
 
 static void wg_free(struct wgroups *W)
@@ -819,106 +519,6 @@ static int wg_plan_i16(struct wgroups *W, const struct dh_bbv *bb, const struct 
     return 0;
 }
 
-/* Greedy's merges: the best pair popped, its groups merged (the first
- * `group` items emitted once they fill one), the new group's best partner
- * pushed and the groups before it offered it; an entry whose groups have
- * changed since it was pushed is searched again. A, if not NULL: the next
- * entry is searched ahead on the second thread. */
-static int wg_loop(struct wgroups *W, struct heap *h, const struct classes *c, int group,
-                   struct seq *out, struct ahead *A)
-{
-    int rc;
-    long pre = -1;          /* the group whose search was last prefetched */
-    while (h->n) {
-        struct hent e = heap_pop(h);
-        long a = e.i, z = e.j;
-        const struct ahpart *P[2] = {NULL, NULL};
-        if (A)
-            ah_take(A, &e, P);
-        if (A && A->slow > AH_SLOW + A->waits / 64) {  /* helpers without cores: alone */
-            ah_wait(A);
-            __atomic_store_n(&A->quit, 1, __ATOMIC_RELEASE);
-            A = NULL;
-        }
-        if (A) {
-            ah_post(A, W, h);
-        } else if (h->n && h->p[0].i != pre) {
-            pre = h->p[0].i;
-            wg_prefetch(W, h->p[0].i);
-        }
-        for (long q = 0; q < 3 && q < h->n; q++) {
-            __builtin_prefetch(W->st + h->p[q].i);
-            __builtin_prefetch(W->st + h->p[q].j);
-        }
-        if (!W->st[a].size)
-            continue;
-        if (!W->st[z].size || e.vi != W->st[a].ver || e.vj != W->st[z].ver) {
-            rc = P[0] && P[0]->kind == AH_STALE ? wg_push_best(W, a, P[0]->best, P[0]->bg, h)
-                                                : wg_best_push(W, a, h);
-            if (rc)
-                return rc;
-            continue;
-        }
-        /* z's runs after a's */
-        W->rnext[W->tail[a]] = W->head[z];
-        W->tail[a] = W->tail[z];
-        W->st[a].size += W->st[z].size;
-        W->st[z].size = 0;
-        aset_drop(&W->alive, z);
-        W->st[z].ver++;
-        int emitted = W->st[a].size >= (uint32_t)group;
-        if (emitted && (rc = wg_emit_first(W, a, group, out)))
-            return rc;
-        W->st[a].ver++;
-        if (!W->st[a].size) {
-            aset_drop(&W->alive, a);
-            if (A)
-                ah_log(A, a, z);
-            continue;
-        }
-        const struct ahpart *F = P[0] && P[0]->kind == AH_MERGE ? P[0] : NULL;
-        const struct ahpart *B = P[1] && P[1]->kind == AH_MERGE ? P[1] : NULL;
-        if (F || B)                         /* the row built ahead */
-            memcpy(wg_row(W, a), (F ? F : B)->row, W->rowb);
-        else if (emitted) {                 /* members left: bounds anew */
-            wg_reset(W, a);
-            for (int r = W->head[a]; r >= 0; r = W->rnext[r])
-                wg_add_class(W, a, c->vec[W->rcls[r]]);
-        } else {                            /* the union's: the same values */
-            wg_add_group(W, a, z);
-        }
-        if (A)
-            ah_log(A, a, z);
-        if ((rc = F ? wg_push_best(W, a, F->best, F->bg, h) : wg_best_push(W, a, h)))
-            return rc;
-        /* groups before a: a changed; an entry that pointed at a or z is
-         * stale and is searched again when it comes up */
-        int who[DH_RG_WINDOW];
-        double gs[DH_RG_WINDOW];
-        const int *bw = who;
-        const double *bg = gs;
-        int nw;
-        if (B) {
-            nw = B->nb;
-            bw = B->who;
-            bg = B->g;
-        } else {
-            nw = wg_window(W, a, 0, who, gs);
-        }
-        for (int k = 0; k < nw; k++) {
-            long p = bw[k];
-            double g = bg[k];
-            if (g > W->bestg[p]) {
-                W->bestg[p] = g;
-                struct hent x = {g, p, a, W->st[p].ver, W->st[a].ver};
-                if ((rc = heap_push(h, x)))
-                    return rc;
-            }
-        }
-    }
-    return 0;
-}
-
 int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int group,
                          struct seq *out)
 {
@@ -930,7 +530,6 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
      * order; the remainders become the groups, their classes in rcls */
     struct wgroups W = {0};
     struct heap h = {0};
-    struct ahead *A = NULL;
     int *best = NULL;
     size_t m1 = (size_t)c->n + 1;
     W.rcls = malloc(m1 * sizeof *W.rcls);
@@ -995,56 +594,72 @@ int dh__rg_greedy_window(const struct dh_bbv *b, const struct classes *c, int gr
     for (long i = 0; i < m; i++)
         if (best[i] >= 0 && (rc = heap_push(&h, (struct hent){W.bestg[i], i, best[i], 0, 0})))
             goto out;
-    /* the merge loop: on two threads, with the next entry searched
-     * ahead, where there are enough groups and threads (the same merges) */
-    if (nt > 1 && omp_get_num_procs() > 1 && !dh__rg_ahead_off) {
-        if (posix_memalign((void **)&A, 64, sizeof *A)) {
-            A = NULL;
-            rc = -DH_E_RESOURCES;
-            goto out;
+    long pre = -1;          /* the group whose search was last prefetched */
+    while (h.n) {
+        struct hent e = heap_pop(&h);
+        long a = e.i, z = e.j;
+        if (h.n && h.p[0].i != pre) {
+            pre = h.p[0].i;
+            __builtin_prefetch(W.st + h.p[0].j);
+            wg_prefetch(&W, h.p[0].i);
+            for (long q = 1; q < 3 && q < h.n; q++) {
+                __builtin_prefetch(W.st + h.p[q].i);
+                __builtin_prefetch(W.st + h.p[q].j);
+            }
         }
-        memset(A, 0, sizeof *A);
-        for (int q = 0; q < 4; q++)
-            if (posix_memalign(&A->s[q / 2][q % 2].row, 64, W.rowb)) {
-                rc = -DH_E_RESOURCES;
+        if (!W.st[a].size)
+            continue;
+        if (!W.st[z].size || e.vi != W.st[a].ver || e.vj != W.st[z].ver) {
+            if ((rc = wg_best_push(&W, a, &h)))
                 goto out;
+            continue;
+        }
+        /* z's runs after a's */
+        W.rnext[W.tail[a]] = W.head[z];
+        W.tail[a] = W.tail[z];
+        W.st[a].size += W.st[z].size;
+        W.st[z].size = 0;
+        aset_drop(&W.alive, z);
+        W.st[z].ver++;
+        int emitted = W.st[a].size >= (uint32_t)group;
+        if (emitted && (rc = wg_emit_first(&W, a, group, out)))
+            goto out;
+        W.st[a].ver++;
+        if (!W.st[a].size) {
+            aset_drop(&W.alive, a);
+        } else {
+            if (emitted) {                  /* members left: bounds anew */
+                wg_reset(&W, a);
+                for (int r = W.head[a]; r >= 0; r = W.rnext[r])
+                    wg_add_class(&W, a, c->vec[W.rcls[r]]);
+            } else {                        /* the union's: the same values */
+                wg_add_group(&W, a, z);
             }
-        A->c = c;
-        A->group = group;
-        int np = omp_get_num_procs(), na = nt < np ? nt : np;
-#pragma omp parallel num_threads(na > AH_MAX ? AH_MAX + 1 : na)
-        {
-            int me = omp_get_thread_num();
-#pragma omp single
-            A->nh = omp_get_num_threads() - 1;
-            if (!A->nh)
-                rc = wg_loop(&W, &h, c, group, out, NULL);
-            else if (me == 0) {
-                rc = wg_loop(&W, &h, c, group, out, A);
-                if (!A->quit) {
-                    ah_wait(A);
-                    __atomic_store_n(&A->quit, 1, __ATOMIC_RELEASE);
+            if ((rc = wg_best_push(&W, a, &h)))
+                goto out;
+            /* groups before a: a changed; an entry that pointed at a or
+             * z is stale and is searched again when it comes up */
+            int who[DH_RG_WINDOW];
+            double gs[DH_RG_WINDOW];
+            int nw = wg_window(&W, a, 0, who, gs);
+            for (int k = 0; k < nw; k++) {
+                long p = who[k];
+                double g = gs[k];
+                if (g > W.bestg[p]) {
+                    W.bestg[p] = g;
+                    struct hent x = {g, p, a, W.st[p].ver, W.st[a].ver};
+                    if ((rc = heap_push(&h, x)))
+                        goto out;
                 }
-            } else {
-                ah_serve(&W, A, me - 1);
             }
         }
-    } else {
-        rc = wg_loop(&W, &h, c, group, out, NULL);
     }
-    if (rc)
-        goto out;
     for (long i = 0; i < m; i++)            /* what never merged, in order */
         if (W.st[i].size)
             for (int r = W.head[i]; r >= 0; r = W.rnext[r])
                 if ((rc = dh__rg_seq_push(out, W.rcls[r], W.rcnt[r])))
                     goto out;
 out:
-    if (A) {
-        for (int q = 0; q < 4; q++)
-            free(A->s[q / 2][q % 2].row);
-        free(A);
-    }
     wg_free(&W);
     free(best);
     free(h.g);
