@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu pb-static-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -246,6 +246,26 @@ parboil-ncu)
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v.csv" 2>&1
     echo "$b $v: $(grep -E '^"[0-9]' "$out/ncu-$b-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/parboil-ncu.txt" ;;
+pb-static-ncu)
+  # PB's static map against the baseline and hot, one launch each under ncu
+  # at k=3 s=2 and k=2 s=2: README's prediction for static_trips is about
+  # 13% fewer warp instructions at k=3 s=2 and twice the store sectors
+  log "pb static_trips under ncu (${SIZE:-medium})"
+  m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
+  m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__thread_inst_executed_per_inst_executed.ratio
+  m=$m,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__inst_executed.sum
+  m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,gpu__time_duration.sum
+  for ks in "3 2" "2 2"; do
+    read -r k s <<< "$ks"
+    for vk in baseline::pb_base gpu_tdr:static_trips:pb_gpu_tdr gpu_tdr:hot:pb_gpu_tdr; do
+      IFS=: read -r v a kern <<< "$vk"
+      tag=k$k-s$s-$v${a:+-$a}
+      timeout 200 ncu --metrics $m -k $kern -c 1 --csv $H run --suite parboil --bench pb --backend cuda \
+          --variant $v ${a:+--param alg=$a} --param k=$k --param s=$s --size "${SIZE:-medium}" --reps 1 \
+          --warmup 1 --isolate no --counters no --no-model --out /tmp/ncu-pb-$tag > "$out/ncu-pb-$tag.csv" 2>&1
+      echo "pb $tag: $(grep -E '^"[0-9]' "$out/ncu-pb-$tag.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
+    done
+  done | tee "$out/pb-static-ncu.txt" ;;
 rodinia)
   # the rodinia suite at medium: every benchmark and variant, each bs and
   # meld form, CUDA then NVIDIA's OpenCL; counters on for CFE
