@@ -178,53 +178,6 @@ static void schedule(void **st)
     free(runs);
 }
 
-/* micro's multi-item remap with move=1 (x and y through local memory,
- * map[]'s space reused) verified on PoCL, flat at P = 2 and 8 and ipl 4
- * and 16; nested refused by its rule */
-static void multi_move(void **st)
-{
-    (void)st;
-    dh_test_need_device("opencl");
-    struct dh_err e = {0};
-    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
-    static const char *const ipls[] = {"ipl=4", "ipl=16"};
-    for (int k = 0; k < 2; k++) {
-        struct dh_selection sel = {.suite = "micro", .size = "small", .reps = 2, .warmup = 1,
-                                   .timeout_s = 300, .device = -1, .backends = "opencl",
-                                   .variants = "gpu_tdr"};
-        sel.params[sel.n_params++] = "paths=2,8";
-        sel.params[sel.n_params++] = "layers=1";
-        sel.params[sel.n_params++] = "alg=count_multi";
-        sel.params[sel.n_params++] = "move=1";
-        sel.params[sel.n_params++] = ipls[k];
-        struct dh_run *runs;
-        int n;
-        assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
-        struct dh_runner_opts o = {.isolate = 0};
-        assert_int_equal(dh_runner_execute(runs, n, &o), 0);
-        assert_true(n >= 2);
-        for (int i = 0; i < n; i++) {
-            assert_int_equal(runs[i].r.status, 0);
-            assert_true(runs[i].r.verified && runs[i].r.verify.checked > 0);
-            assert_int_equal(runs[i].r.verify.mismatches, 0);
-        }
-        free(runs);
-    }
-    struct dh_selection sel = {.suite = "micro", .size = "small", .reps = 2, .device = -1,
-                               .timeout_s = 300, .backends = "opencl", .variants = "gpu_tdr"};
-    sel.params[sel.n_params++] = "paths=2";
-    sel.params[sel.n_params++] = "layers=2";
-    sel.params[sel.n_params++] = "alg=count_multi";
-    sel.params[sel.n_params++] = "move=1";
-    struct dh_run *runs = NULL;
-    int n = 0;
-    int rc = dh_plan(&sel, &devs, &runs, &n, &e);
-    assert_true(rc != 0 || n == 0);
-    if (rc)
-        assert_non_null(strstr(e.msg, "move=1 moves a flat branch"));
-    free(runs);
-}
-
 static void planted_wrong(void **st)
 {
     (void)st;
@@ -474,7 +427,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(remap_overhead), cmocka_unit_test(conformance), cmocka_unit_test(suites), cmocka_unit_test(host_rule), cmocka_unit_test(schedule),
         cmocka_unit_test(usage_errors),
-        cmocka_unit_test(multi_move), cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
+        cmocka_unit_test(planted_wrong), cmocka_unit_test(shared_state),
         cmocka_unit_test(faults),
     };
     return cmocka_run_group_tests_name("run", t, NULL, NULL);

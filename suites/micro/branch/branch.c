@@ -44,11 +44,6 @@ static const struct dh_param_def params[] = {
      "layers=2, multi-item remaps: 1 = one remap by the leaf before the outer branch (the "
      "leaf is known up front), 0 = one remap before each layer",
      "alg=scan_multi,count_multi,adapt_scan"},
-    {"move", DH_P_TUNABLE, "int:0..1", "0", "gpu_tdr",
-     "multi-item remaps, layers=1: 1 = x and y move with the remap through local memory "
-     "(their global reads and writes stay coalesced; map[]'s space is reused), 0 = the index "
-     "moves, x is read and y written at the item's place",
-     "alg=scan_multi,count_multi,adapt_scan"},
     {"thr", DH_P_TUNABLE, "int:0,10,40,160,640", "40", "gpu_tdr",
      "adapt_scan remaps a group only where the warp-path executions it saves, times the "
      "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
@@ -278,9 +273,6 @@ static const struct dh_krule rules[] = {
     {"alg=scan_multi,count_multi,adapt_scan", "wg % warp == 0 && items % (wg * ipl) == 0",
      "the multi-item remaps need wg a multiple of the warp width and the items a multiple "
      "of wg * ipl: use a smaller ipl or wg"},
-    {"alg=scan_multi,count_multi,adapt_scan", "move == 0 || layers == 1",
-     "move=1 moves a flat branch's data (layers=1); the nested rounds keep their items and "
-     "values in local memory already: use move=0"},
     {"alg=scan_multi,count_multi,adapt_scan", "wg * ipl <= 65536",
      "the multi-item remaps number at most 65536 items a group: use a smaller ipl or wg"},
     {0},
@@ -289,7 +281,7 @@ static const struct dh_krule rules[] = {
 static const struct dh_kit kit = {
     .sizes = {"n=32768", "n=4194304", "n=16777216"}, .items = "n",
     .derive = "nkeys = layers == 2 ? paths * paths : paths",
-    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr; TDR_ONCE = once; TDR_MOVE = move",
+    .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr; TDR_ONCE = once",
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
     .sort_by = "key", .sort_keys = "nkeys", .branch = mb_branch,     /* cpu_tdr; the ceiling */
