@@ -8,6 +8,7 @@
 #include "../harness/run/plan.h"
 #include "../suites/suite.h"
 #include "../tuning/tuning.h"
+#include "../suites/lib/kit.h"
 
 static int calls[512];
 
@@ -144,6 +145,66 @@ static void dgi_pricing(void **st)
     assert_true(isnan(dh_tune_remap_cycles(&t, "dgi", 2, 256, 0, 32)));
 }
 
+/* The remap is priced once per round an item goes through: gdt's
+ * per-layer forms remap before each of 3 layers every day (504 days at
+ * medium: 1,512 rounds), pol's `rounds` layers, micro's layers. */
+static void remap_rounds(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    memset(&c, 0, sizeof c);
+    c.bench = dh_bench_find("frontier", "gdt");
+    assert_non_null(c.bench);
+    snprintf(c.suite, sizeof c.suite, "frontier");
+    snprintf(c.bench_name, sizeof c.bench_name, "gdt");
+    snprintf(c.variant, sizeof c.variant, "gpu_tdr");
+    snprintf(c.backend, sizeof c.backend, "opencl");
+    snprintf(c.size, sizeof c.size, "medium");
+    dh_pset_put(&c.params, "alg", "dgi", 0, DH_P_CHOICE);
+    dh_pset_sort(&c.params);
+    char why[256];
+    assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), 3 * 504);
+    assert_string_equal(why, "");
+    dh_pset_put(&c.params, "days", "200", 200, DH_P_WORKLOAD);
+    assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), 600);
+    /* the prediction: the path term plus the remap's cycles 600 times */
+    struct dh_tune_model m;
+    memset(&m, 0, sizeof m);
+    lds_only_table(&m.table);
+    m.warp = 32;
+    m.cus = 4;
+    m.npaths = 2;
+    m.warp_cycles = 1e6;
+    struct dh_pset cfg = {0};
+    dh_pset_put(&cfg, "wg", "128", 128, DH_P_TUNABLE);
+    dh_pset_put(&cfg, "nf", "8", 8, DH_P_TUNABLE);
+    double remap = dh_tune_remap_cycles(&m.table, "dgi", 2, 128, 8, 32);
+    assert_true(remap > 0);
+    assert_true(fabs(dh_tune_predict(&m, &c, &cfg, 2.0) - (1e6 / 2.0 + 600 * remap)) < 1e-6);
+    /* pol: the case's rounds, or the configuration's */
+    struct dh_case p = c;
+    p.bench = dh_bench_find("frontier", "pol");
+    assert_non_null(p.bench);
+    snprintf(p.bench_name, sizeof p.bench_name, "pol");
+    memset(&p.params, 0, sizeof p.params);
+    dh_pset_put(&p.params, "alg", "dgi", 0, DH_P_CHOICE);
+    assert_int_equal(dh_kit_remaps(&p, NULL, why, sizeof why), 3);     /* the default */
+    struct dh_pset r2 = {0};
+    dh_pset_put(&r2, "rounds", "2", 2, DH_P_TUNABLE);
+    assert_int_equal(dh_kit_remaps(&p, &r2, why, sizeof why), 2);
+    /* micro: one a layer; a benchmark that declares none: 1 */
+    struct dh_case mc;
+    micro_case(&mc, "dgi");
+    assert_int_equal(dh_kit_remaps(&mc, NULL, why, sizeof why), 1);
+    dh_pset_put(&mc.params, "layers", "2", 2, DH_P_WORKLOAD);
+    assert_int_equal(dh_kit_remaps(&mc, NULL, why, sizeof why), 2);
+    struct dh_case lb = c;
+    lb.bench = dh_bench_find("parboil", "lbm");
+    assert_non_null(lb.bench);
+    memset(&lb.params, 0, sizeof lb.params);
+    assert_int_equal(dh_kit_remaps(&lb, NULL, why, sizeof why), 1);
+}
+
 static void never_twice_and_budget(void **st)
 {
     (void)st;
@@ -270,6 +331,7 @@ int main(void)
         cmocka_unit_test(rank_sorts_and_breaks_ties),
         cmocka_unit_test(ranking_follows_the_known_model),
         cmocka_unit_test(dgi_pricing),
+        cmocka_unit_test(remap_rounds),
         cmocka_unit_test(never_twice_and_budget),
         cmocka_unit_test(ceilings_from_the_host),
         cmocka_unit_test(live_search),

@@ -13,7 +13,9 @@
  *     wg leaves a warp W0 / ceiling(wg) of path work at best.
  *   - the remap's own work: the operations tdr.h's forms execute per warp
  *     (loops over neighbourhoods and warps, barriers, atomics), priced
- *     with the same latency table.
+ *     with the same latency table, times the remap rounds an item goes
+ *     through (the kit's `remaps`: micro's layers, cvp's two layers,
+ *     pol's rounds, gdt's three layers a day).
  *   - occupancy: work-groups a compute unit holds at once (the table's
  *     threads and groups per compute unit), and the last wave's idle
  *     slots over the device's compute units.
@@ -366,6 +368,8 @@ double dh_tune_predict(const struct dh_tune_model *m, const struct dh_case *c,
                                      (int)dh_pset_num(cfg, "nf", 0), m->warp);
         if (isnan(remap))
             remap = 0;                          /* not priced: the path term alone */
+        else                                    /* once per round (gdt: 3 a day) */
+            remap *= (double)dh_kit_remaps(c, cfg, NULL, 0);
     }
     double tail = 1;
     if (m->items > 0) {

@@ -286,6 +286,37 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
     return 0;
 }
 
+long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why, size_t len)
+{
+    const struct dh_kit *k = c && c->bench ? c->bench->kit : NULL;
+    if (why && len)
+        why[0] = 0;
+    if (!k || !k->remaps)
+        return 1;
+    struct dh_case *cc = malloc(sizeof *cc);   /* large: not on the stack */
+    struct dh_pset *vars = malloc(sizeof *vars);
+    char w[256] = "out of memory";
+    long v = 1;
+    int bad = !cc || !vars;
+    if (!bad) {
+        *cc = *c;
+        for (int i = 0; cfg && i < cfg->n; i++)
+            dh_pset_put(&cc->params, cfg->v[i].name, cfg->v[i].text, cfg->v[i].num,
+                        cfg->v[i].kind);
+        bad = dh_kit_vars(cc, vars, w, sizeof w) ||
+              dh_expr_eval(k->remaps, vars, 32, 1024, dh_pset_num(vars, "items", 0), &v, w,
+                           sizeof w);
+    }
+    free(cc);
+    free(vars);
+    if (bad) {
+        if (why && len)
+            snprintf(why, len, "%s: remaps \"%s\": %s", c->bench_name, k->remaps, w);
+        return 1;
+    }
+    return v >= 1 ? v : 1;
+}
+
 /* a rule's `when`: space-separated name=v1,v2 (variant or a parameter) */
 static int rule_applies(const struct dh_case *c, const char *when)
 {

@@ -141,6 +141,11 @@ struct dh_kit {
     const char *local;                  /* (optional) gpu_tdr: a list whose last value is
                                            the bytes of local memory the remap needs */
     const char *noun;                   /* what an item is ("pixels"), for messages */
+    const char *remaps;                 /* (optional) the remap rounds an item goes through
+                                           under the per-layer gpu_tdr forms (hot, dgi,
+                                           hot_warp, dgi_scan, hot_dgi, hot_warp_scan): an
+                                           expression that sees what rules see. NULL: 1.
+                                           The tuning model prices the remap that often */
     const struct dh_kbuf *bufs;
     int n_bufs;
     const struct dh_kentry *entries;    /* {0}-terminated */
@@ -300,6 +305,10 @@ int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset 
 /* dh_kit_dims' vars and the case's tunables and choices, alg's code and
  * the remap constants: what rules, local and define see. */
 int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t len);
+/* The kit's `remaps` for case c with the tunables of cfg (NULL: the
+ * case's own): >= 1, or 1 where the kit declares none or the expression
+ * cannot be evaluated (then why says so, if given). */
+long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why, size_t len);
 
 /* The next space-separated word of p into tok (its full length in *wlen
  * when not NULL); returns where the rest begins, NULL when none is left

@@ -293,6 +293,7 @@ static const struct dh_kit kit = {
     /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
      * (features; item and state) in ints, the work-group's pixel tile */
     .define = "CVP_MINB = minb",
+    .remaps = "2",                              /* the per-layer forms: two layers */
     /* model_* (11, 12): one remap, nothing exchanged; lean_* (13, 14):
      * both remaps, the state (5 ints) exchanged at the second */
     .local = "per = alg == DGI_SCAN || alg == 12 || alg == 14 ? wg / warp : wg / nf;"

@@ -251,6 +251,7 @@ static const struct dh_kit kit = {
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
     .define = "GDT_REKEY = rekey",
+    .remaps = "3 * days",                      /* the per-layer forms: 3 layers a day */
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a

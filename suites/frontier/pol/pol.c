@@ -304,6 +304,7 @@ static const struct dh_krule rules[] = {
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
     DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb; PL_KSTAT = kstat",
+    .remaps = "rounds",                         /* the per-layer forms: `rounds` remaps */
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
     /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI

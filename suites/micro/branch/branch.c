@@ -282,6 +282,7 @@ static const struct dh_kit kit = {
     .sizes = {"n=32768", "n=4194304", "n=16777216"}, .items = "n",
     .derive = "nkeys = layers == 2 ? paths * paths : paths",
     .define = "MB_P = paths; MB_LAYERS = layers; MB_ITERS = iters; TDR_IPL = ipl; TDR_THR = thr; TDR_ONCE = once",
+    .remaps = "layers",                         /* the per-layer forms: one a layer */
     DH_KIT_TABLES(bufs, entries), .rules = rules,
     .generate = mb_generate, .reference = mb_reference, .defines = mb_defines,
     .sort_by = "key", .sort_keys = "nkeys", .branch = mb_branch,     /* cpu_tdr; the ceiling */
