@@ -225,12 +225,58 @@ static void bad_descriptors(void **st)
     assert_non_null(strstr(e.msg, "barriers"));
 }
 
+/* <kernel remaps="...">: the remap rounds the tuning model prices, an
+ * expression checked at every size when the descriptor loads */
+static void remaps(void **st)
+{
+    (void)st;
+    const struct dh_bench *b;
+    struct dh_err e = {0};
+    write_text("/tmp/dh-kit-r.k", "DH_KERNEL void k(DH_GLOBAL float *y) { y[dh_gid()] = 1.0f; }\n");
+    static const struct { const char *remaps; long want; const char *err; } cases[] = {
+        {"", 1, NULL},                          /* not given: 1 */
+        {" remaps=\"3 * n / 64\"", 3 * 1024 / 64, NULL},
+        {" remaps=\"wg / 32\"", 2, NULL},      /* a tunable, at its default */
+        {" remaps=\"n - n\"", 0, "at least 1"},
+        {" remaps=\"nosuch + 1\"", 0, "nosuch"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "<divharness-kernel version=\"2\">\n"
+                 "<kernel name=\"k\" file=\"dh-kit-r.k\" items=\"n\"%s/>\n"
+                 "<size name=\"small\" set=\"n=1024\"/>\n"
+                 "<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\"/>\n"
+                 "<entry variant=\"baseline\" name=\"k\" args=\"y\"/>\n"
+                 "<reference entry=\"k\"/>\n"
+                 "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+                 "</divharness-kernel>\n", cases[k].remaps);
+        write_text("/tmp/dh-kit-r.xml", text);
+        memset(&e, 0, sizeof e);
+        int rc = dh_ukernel_load("/tmp/dh-kit-r.xml", NULL, &b, &e);
+        if (cases[k].err) {
+            if (rc != -DH_E_DATA || !strstr(e.msg, cases[k].err))
+                fail_msg("remaps case %zu: rc %d, \"%s\"", k, rc, e.msg);
+            assert_non_null(strstr(e.msg, "remaps"));
+            continue;
+        }
+        if (rc)
+            fail_msg("remaps case %zu: %s", k, e.msg);
+        struct dh_case c;
+        kcase(&c, b, "baseline", NULL);
+        char why[256];
+        assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), cases[k].want);
+        assert_string_equal(why, "");
+    }
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
         cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
+        cmocka_unit_test(remaps),
     };
     return cmocka_run_group_tests_name("descriptor", t, NULL, NULL);
 }

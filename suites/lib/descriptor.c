@@ -264,6 +264,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
             prop(n, "name", dh_uk.name, sizeof dh_uk.name);
             prop(n, "file", file, sizeof file);
             prop(n, "items", dh_uk.items, sizeof dh_uk.items);
+            prop(n, "remaps", dh_uk.remaps, sizeof dh_uk.remaps);
             if (version == 1) {                /* one entry, the reference on the host */
                 snprintf(dh_uk.ev[0], sizeof dh_uk.ev[0], "baseline");
                 prop(n, "entry", dh_uk.ename[0], sizeof dh_uk.ename[0]);
@@ -444,12 +445,29 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     }
     free(dtext);
     free(ctext);
+    dh_uk.kit.remaps = dh_uk.remaps[0] ? dh_uk.remaps : NULL;
     dh_uk.bench = (struct dh_bench){
         .suite = "user", .name = dh_uk.name, .summary = "a user's kernel (descriptor)",
         .fingerprint = dh_uk.fingerprint, .source_path = dh_uk.kpath,
         .source = dh_uk.source, .params = dh_uk.params, .variants = dh_uk.variants, .sweep = NULL,
         DH_KIT(dh_uk.kit),
     };
+    /* remaps at every size with the declared defaults: an error now, not
+     * a silent 1 in the tuning model */
+    for (int s = 0; dh_uk.kit.remaps && s < 3; s++) {
+        static const char *const sz[] = {"small", "medium", "large"};
+        static struct dh_case c;
+        memset(&c, 0, sizeof c);
+        c.bench = &dh_uk.bench;
+        snprintf(c.bench_name, sizeof c.bench_name, "%s", dh_uk.name);
+        snprintf(c.size, sizeof c.size, "%s", sz[s]);
+        char why[512];
+        dh_kit_remaps(&c, NULL, why, sizeof why);
+        if (why[0])
+            return dh_err_set(err, DH_E_DATA, "%s (size %s): <kernel remaps=\"...\">: %s; write "
+                              "the remap rounds an item goes through, an expression of the "
+                              "size's names and the tunables, at least 1", path, sz[s], why);
+    }
     *bench = &dh_uk.bench;
     return 0;
 }

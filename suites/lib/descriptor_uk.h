@@ -19,6 +19,7 @@ struct uk_init {
 struct uk_decl {
     char name[48], path[1024], kpath[2048];
     char items[1040], sizes[3][256];
+    char remaps[1040];           /* <kernel remaps="...">: "" when not given */
     char *source;
     char *fingerprint;           /* the descriptor's text + its C reference's */
     char bname[DH_KIT_MAXBUF][32], bcount[DH_KIT_MAXBUF][1040];

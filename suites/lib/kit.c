@@ -309,12 +309,16 @@ long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why
     }
     free(cc);
     free(vars);
+    if (!bad && v < 1) {
+        snprintf(w, sizeof w, "is %ld: must be at least 1", v);
+        bad = 1;
+    }
     if (bad) {
         if (why && len)
             snprintf(why, len, "%s: remaps \"%s\": %s", c->bench_name, k->remaps, w);
         return 1;
     }
-    return v >= 1 ? v : 1;
+    return v;
 }
 
 /* a rule's `when`: space-separated name=v1,v2 (variant or a parameter) */

@@ -306,8 +306,9 @@ int dh_kit_dims(const struct dh_kit *k, const struct dh_case *c, struct dh_pset 
  * the remap constants: what rules, local and define see. */
 int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t len);
 /* The kit's `remaps` for case c with the tunables of cfg (NULL: the
- * case's own): >= 1, or 1 where the kit declares none or the expression
- * cannot be evaluated (then why says so, if given). */
+ * case's own): >= 1, or 1 where the kit declares none, or where the
+ * expression cannot be evaluated or is below 1 (then why says so, if
+ * given). */
 long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why, size_t len);
 
 /* The next space-separated word of p into tok (its full length in *wlen
