@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu pb-static-ncu rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -266,6 +266,31 @@ pb-static-ncu)
       echo "pb $tag: $(grep -E '^"[0-9]' "$out/ncu-pb-$tag.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
     done
   done | tee "$out/pb-static-ncu.txt" ;;
+micro-gap)
+  # micro's multi-item remap (scan_multi, wg 512, ipl IPL, default 16)
+  # against cpu_tdr's own kernel (mb_rr, key regrouping), one launch each
+  # under ncu at each of PATHS (default "2 8"): instructions, issue rate,
+  # active cycles, warps active, stall reasons (README "Where the rest of
+  # the gap is")
+  log "micro gap under ncu (ipl ${IPL:-16}, paths ${PATHS:-2 8})"
+  m=smsp__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
+  m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum
+  for r in barrier long_scoreboard short_scoreboard wait math_pipe_throttle not_selected selected dispatch_stall; do
+    m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+  done
+  m=$m,sm__cycles_active.avg,sm__cycles_elapsed.max,launch__grid_size,launch__registers_per_thread,smsp__inst_executed_pipe_fma.sum
+  for p in ${PATHS:-2 8}; do
+    timeout 150 ncu --metrics $m -k mb_rr -c 1 --csv $H run --suite micro --size medium --backend cuda --variant cpu_tdr \
+        --param mech=rr --param regroup=key --param wg=512 --param paths=$p --param layers=1 --reps 1 --warmup 1 \
+        --isolate no --counters no --no-model --out /tmp/g-rr-$p > "$out/ncu-p$p-cpu_tdr.csv" 2>&1
+    timeout 150 ncu --metrics $m -k mb_gpu_tdr -c 1 --csv $H run --suite micro --size medium --backend cuda \
+        --variant gpu_tdr --param alg=scan_multi --param ipl=${IPL:-16} --param wg=512 --param paths=$p --param layers=1 \
+        --reps 1 --warmup 1 --isolate no --counters no --no-model --remap-overhead no --out /tmp/g-sm-$p \
+        > "$out/ncu-p$p-scan_multi.csv" 2>&1
+    for v in cpu_tdr scan_multi; do
+      echo "P=$p $v: $(grep -E '^"[0-9]' "$out/ncu-p$p-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
+    done
+  done | tee "$out/ncu.txt" ;;
 rodinia)
   # the rodinia suite at medium: every benchmark and variant, each bs and
   # meld form, CUDA then NVIDIA's OpenCL; counters on for CFE

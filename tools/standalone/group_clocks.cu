@@ -1,7 +1,23 @@
-// per-group start/end clocks and SM of micro's scan_multi kernel (a probe, not a benchmark)
+// group_clocks.cu — where a gpu_tdr kernel's work-groups run and when: each
+// group's SM (%smid) and start and end (%globaltimer), recorded by a kernel
+// that wraps the harness's own kernel body. A probe, not a benchmark: the
+// input is random and the outputs are not verified.
+//
+// kern.cu is `harness emit --out DIR --suite micro --backend cuda --wave 32
+// --local 49152 --size medium --param alg=scan_multi --param ipl=I --param
+// wg=512 --param paths=P --param layers=1 --ext cu`'s gpu_tdr file with
+// `DH_KERNEL void mb_gpu_tdr(` made `__device__ void mb_gpu_tdr(`. Build:
+//   nvcc -O3 -arch=sm_90 $(sed 's/-D /-D/g' DIR/NNNN.options) -o group_clocks group_clocks.cu
+//   usage: group_clocks N_ITEMS [all]
+// Three launches; a summary line each, then for the third every 37th group
+// ("  g ID sm SM start US end US"), or with `all` every group ("G ID SM
+// START END"). results/reference/h100/micro-gap-2026-11-26/probe/ and
+// placement-2026-11-26/ were made with it (README "Where the rest of the
+// gap is", docs/model.md "Placement").
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
@@ -23,6 +39,7 @@ static uint64_t mix(uint64_t *s) { uint64_t z = (*s += 0x9e3779b97f4a7c15ULL); z
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : (1L << 22);
+    int every = argc > 2 && !strcmp(argv[2], "all");
     std::vector<float> x(n); std::vector<int> key(n);
     uint64_t st = 0x5eedULL;
     for (long i = 0; i < n; i++) { x[i] = (float)((mix(&st) >> 40) & 0xffff) / 65536.0f; key[i] = (int)(mix(&st) % MB_P); }
@@ -48,7 +65,12 @@ int main(int argc, char **argv)
         int hist[8] = {0}; for (int k = 0; k < 256; k++) if (per[k] < 8) hist[per[k]]++;
         printf("rep %d: event %.1f us, span %.1f us; group time min %.1f med %.1f max %.1f us; last start %.1f us; SMs with 0..5 groups: %d %d %d %d %d %d\n",
                rep, ms * 1e3, (mx - mn) / 1e3, dur[0], dur[groups / 2], dur[groups - 1], smax, hist[0] - (256 - 132), hist[1], hist[2], hist[3], hist[4], hist[5]);
-        if (rep == 2) for (long g = 0; g < groups; g += 37) printf("  g %ld sm %u start %.1f end %.1f\n", g, s[g], (a[g] - mn) / 1e3, (b[g] - mn) / 1e3);
+        if (rep == 2 && every)
+            for (long g = 0; g < groups; g++)
+                printf("G %ld %u %.2f %.2f\n", g, s[g], (a[g] - mn) / 1e3, (b[g] - mn) / 1e3);
+        else if (rep == 2)
+            for (long g = 0; g < groups; g += 37)
+                printf("  g %ld sm %u start %.1f end %.1f\n", g, s[g], (a[g] - mn) / 1e3, (b[g] - mn) / 1e3);
     }
     return 0;
 }

@@ -1,5 +1,12 @@
-// micro scan_multi: the harness's kernel as launched (one group a chunk) against persistent
-// groups that claim chunks from a counter; same kernel body, y compared between the two
+// micro_persist.cu — micro's scan_multi kernel body launched two ways in one
+// program: one group a chunk, as the harness does ("plain"), and persistent
+// groups (as many as the occupancy calculator allows on every SM) claiming
+// chunks from a global counter; y compared between the two, medians of 40
+// launches. kern.cu as for group_clocks.cu, with also `int base =
+// dh_grp() * MB_S;` made `int base = probe_chunk * MB_S;`. Build:
+//   nvcc -O3 -arch=sm_90 $(sed 's/-D /-D/g' DIR/NNNN.options) -o micro_persist micro_persist.cu
+//   usage: micro_persist N_ITEMS [GROUPS_PER_SM]
+// results/reference/h100/micro-gap-2026-11-26/persist/ was made with it.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
