@@ -51,6 +51,18 @@ static void lds_only_table(struct dh_latency_table *t)
     t->max_groups_per_cu = 32;
 }
 
+/* a model known by hand: warps of 32, 4 compute units, 2 paths, the
+ * lds-only table, w0 cycles a warp, items unknown (no tail) */
+static void known_model(struct dh_tune_model *m, double w0)
+{
+    memset(m, 0, sizeof *m);
+    lds_only_table(&m->table);
+    m->warp = 32;
+    m->cus = 4;
+    m->npaths = 2;
+    m->warp_cycles = w0;
+}
+
 static void rank_sorts_and_breaks_ties(void **st)
 {
     (void)st;
@@ -78,12 +90,7 @@ static void ranking_follows_the_known_model(void **st)
     struct dh_case c;
     micro_case(&c, "hot");
     struct dh_tune_model m;
-    memset(&m, 0, sizeof m);
-    lds_only_table(&m.table);
-    m.warp = 32;
-    m.cus = 4;
-    m.npaths = 2;
-    m.warp_cycles = 1000;
+    known_model(&m, 1000);
     int wgs[6] = {32, 64, 128, 256, 512, 1024};
     double ceil_[6] = {1.0, 1.4, 1.6, 1.8, 1.9, 1.9};
     struct dh_pset cfg[6];
@@ -169,12 +176,7 @@ static void remap_rounds(void **st)
     assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), 600);
     /* the prediction: the path term plus the remap's cycles 600 times */
     struct dh_tune_model m;
-    memset(&m, 0, sizeof m);
-    lds_only_table(&m.table);
-    m.warp = 32;
-    m.cus = 4;
-    m.npaths = 2;
-    m.warp_cycles = 1e6;
+    known_model(&m, 1e6);
     struct dh_pset cfg = {0};
     dh_pset_put(&cfg, "wg", "128", 128, DH_P_TUNABLE);
     dh_pset_put(&cfg, "nf", "8", 8, DH_P_TUNABLE);
