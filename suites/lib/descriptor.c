@@ -456,9 +456,7 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
      * a silent 1 in the tuning model */
     for (int s = 0; dh_uk.kit.remaps && s < 3; s++) {
         static const char *const sz[] = {"small", "medium", "large"};
-        static struct dh_case c;
-        memset(&c, 0, sizeof c);
-        c.bench = &dh_uk.bench;
+        struct dh_case c = {.bench = &dh_uk.bench};
         snprintf(c.bench_name, sizeof c.bench_name, "%s", dh_uk.name);
         snprintf(c.size, sizeof c.size, "%s", sz[s]);
         char why[512];

@@ -293,22 +293,15 @@ long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why
         why[0] = 0;
     if (!k || !k->remaps)
         return 1;
-    struct dh_case *cc = malloc(sizeof *cc);   /* large: not on the stack */
-    struct dh_pset *vars = malloc(sizeof *vars);
-    char w[256] = "out of memory";
+    struct dh_case cc = *c;
+    struct dh_pset vars;
+    char w[256];
     long v = 1;
-    int bad = !cc || !vars;
-    if (!bad) {
-        *cc = *c;
-        for (int i = 0; cfg && i < cfg->n; i++)
-            dh_pset_put(&cc->params, cfg->v[i].name, cfg->v[i].text, cfg->v[i].num,
-                        cfg->v[i].kind);
-        bad = dh_kit_vars(cc, vars, w, sizeof w) ||
-              dh_expr_eval(k->remaps, vars, 32, 1024, dh_pset_num(vars, "items", 0), &v, w,
+    for (int i = 0; cfg && i < cfg->n; i++)
+        dh_pset_put(&cc.params, cfg->v[i].name, cfg->v[i].text, cfg->v[i].num, cfg->v[i].kind);
+    int bad = dh_kit_vars(&cc, &vars, w, sizeof w) ||
+              dh_expr_eval(k->remaps, &vars, 32, 1024, dh_pset_num(&vars, "items", 0), &v, w,
                            sizeof w);
-    }
-    free(cc);
-    free(vars);
     if (!bad && v < 1) {
         snprintf(w, sizeof w, "is %ld: must be at least 1", v);
         bad = 1;
