@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -212,6 +212,25 @@ tdr-more)
   done
   grep -hE "^(bench|gdt|cvp|pol) " "$out"/gdt-forms-large.txt "$out"/cvp-onetdr-*.txt "$out"/pol-onetdr-*.txt
   NCU_SUITE=frontier RODINIA_NCU="gdt:baseline:gdt_baseline: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=kind_buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=key_dlt gdt:gpu_tdr:gdt_gpu_tdr:alg=key_regroup" \
+      bash "$0" "$out" rodinia-ncu ;;
+gdt-meld)
+  # gdt's meld_buy_pool (buy_pool with layers 1-2, fill and sell melded)
+  # beside buy_pool and the melded variant: the defaults, then each tuned
+  # exhaustively (wg; minb for the pool forms) at medium and at large,
+  # then ncu on one launch of each kernel at medium
+  for sz in medium large; do
+    log "gdt-meld: defaults, then tuned ($sz)"
+    r=20; [ $sz = large ] && r=10
+    timeout 150 $H run --suite frontier --bench gdt --size $sz --backend cuda --reps $r \
+        --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool --remap-overhead no \
+        --tune none --out "$out/gdt-meld-$sz" > "$out/gdt-meld-$sz.txt" 2>&1
+    DH_JOURNAL=/tmp/dh-journal-gdt-meld.tsv timeout 420 $H run --suite frontier --bench gdt --size $sz \
+        --backend cuda --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool \
+        --tune exhaustive --tune-reps 3 --reps $r --remap-overhead no \
+        --out "$out/gdt-meld-$sz-tuned" > "$out/gdt-meld-$sz-tuned.txt" 2>&1
+  done
+  grep -hE "^(bench|gdt|tuned) " "$out"/gdt-meld-*.txt
+  NCU_SUITE=frontier RODINIA_NCU="gdt:baseline:gdt_baseline: gdt:melded:gdt_melded: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_buy_pool" \
       bash "$0" "$out" rodinia-ncu ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's

@@ -18,7 +18,8 @@
  *                       buy_pool with layer 2's tasks sorted by kind each
  *                       day (kind_buy_pool); key_regroup with the series
  *                       copied to the lanes' columns (key_dlt,
- *                       key_dlt_buy_pool, key_dlt_kind_buy_pool)
+ *                       key_dlt_buy_pool, key_dlt_kind_buy_pool); buy_pool
+ *                       with layers 1-2, fill and sell melded (meld_buy_pool)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -37,7 +38,7 @@ static const struct dh_param_def params[] = {
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
     {"alg", DH_P_CHOICE,
      "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_buy_pool,"
-     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool",
+     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool,meld_buy_pool",
      "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
@@ -51,7 +52,8 @@ static const struct dh_param_def params[] = {
      "work-group each day (a counting sort, three barriers a day); key_dlt = "
      "key_regroup once, each lane first copying its instrument's series to its own column "
      "of a device copy (coalesced reads after that); key_dlt_buy_pool = that and "
-     "buy_pool; key_dlt_kind_buy_pool = that and kind_buy_pool"},
+     "buy_pool; key_dlt_kind_buy_pool = that and kind_buy_pool; meld_buy_pool = buy_pool, "
+     "and layers 1 and 2 and the fill and sell melded as the melded variant melds them"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -62,6 +64,16 @@ static const struct dh_param_def params[] = {
      "days between regroupings of key_regroup (0: once, before the warm-up; else also every "
      "rekey trading days by that day's regime and sector, the state moved along)",
      "alg=key_regroup,key_buy_pool"},
+    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
+     "CUDA launch bounds of the pool forms' kernel: at least minb work-groups per "
+     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
+     "alg=buy_pool,meld_buy_pool"},
+    {0},
+};
+
+static const struct dh_krule rules[] = {
+    {"alg=buy_pool,meld_buy_pool", "minb * wg <= 2048",
+     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 
@@ -247,27 +259,28 @@ static const struct dh_bb_def blocks[] = {
 
 static const struct dh_kit kit = {
     .sizes = {"n=1024", "n=131072", "n=524288"}, .items = "n", .noun = "instruments",
-    DH_KIT_TABLES(bufs, entries), .defines = gdt_defines,
+    DH_KIT_TABLES(bufs, entries), .defines = gdt_defines, .rules = rules,
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
-    .define = "GDT_REKEY = rekey",
+    .define = "GDT_REKEY = rekey; GDT_MINB = minb",
     .remaps = "3 * days",                      /* the per-layer forms: 3 layers a day */
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a
      * remap per layer (codes 18 buy_pool, 19 key_regroup, 20 key_buy_pool,
      * 21 kind_buy_pool, 22 key_dlt, 23 key_dlt_buy_pool, 24
-     * key_dlt_kind_buy_pool): one array of the larger of the buy pool's 5
+     * key_dlt_kind_buy_pool, 26 meld_buy_pool): one array of the larger of the buy pool's 5
      * ints a lane and the regrouping's 2 (10 with rekey; the dlt forms are
      * never rekeyed), 2 counters; with the kind sort (21, 24) also 3 ints
      * a lane and 2 counters a kind */
     .local = "per = alg == DGI_SCAN || alg == HOT_WARP_SCAN ? wg / warp : wg / nf;"
              "two = alg == HOT_DGI || alg == HOT_WARP_SCAN ? wg + 2 : 2 * per + wg + 2;"
              "k = " GDT_STR(GDT_NKIND) ";"
-             "pool = alg == 18 || alg == 20 || alg == 21 || alg >= 23 ? 5 * wg : 1;"
+             "pool = alg == 18 || alg == 20 || alg == 21 || alg == 23 || alg == 24 || alg == 26"
+             "     ? 5 * wg : 1;"
              "kpool = alg == 21 || alg == 24 ? 3 * wg + 2 * k : 0;"
              "key = alg == 19 || alg == 20 ? (rekey > 0 ? 10 : 2) * wg"
-             "    : alg >= 22 ? 2 * wg : 1;"
+             "    : alg >= 22 && alg <= 24 ? 2 * wg : 1;"
              "bytes = alg >= 18 ? 4 * (max(pool, key) + 2 + kpool)"
              "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
