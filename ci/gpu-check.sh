@@ -218,7 +218,8 @@ gdt-meld)
   # beside buy_pool and the melded variant: the defaults, then each tuned
   # exhaustively (wg; minb for the pool forms) at medium and at large,
   # then ncu on one launch of each kernel at medium
-  for sz in medium large; do
+  # (GDT_SIZES: the sizes, default "medium large"; GDT_NCU=no skips ncu)
+  for sz in ${GDT_SIZES:-medium large}; do
     log "gdt-meld: defaults, then tuned ($sz)"
     r=20; [ $sz = large ] && r=10
     timeout 150 $H run --suite frontier --bench gdt --size $sz --backend cuda --reps $r \
@@ -230,6 +231,7 @@ gdt-meld)
         --out "$out/gdt-meld-$sz-tuned" > "$out/gdt-meld-$sz-tuned.txt" 2>&1
   done
   grep -hE "^(bench|gdt|tuned) " "$out"/gdt-meld-*.txt
+  [ "${GDT_NCU:-yes}" = no ] ||
   NCU_SUITE=frontier RODINIA_NCU="gdt:baseline:gdt_baseline: gdt:melded:gdt_melded: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_buy_pool" \
       bash "$0" "$out" rodinia-ncu ;;
 parboil)
