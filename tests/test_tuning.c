@@ -7,6 +7,7 @@
 #include "../harness/run/plan.h"
 #include "../tuning/tuning.h"
 #include "../suites/lib/descriptor.h"
+#include "testcase.h"
 
 static void micro_case(struct dh_case *c, const char *variant, const char *alg)
 {
@@ -55,6 +56,34 @@ static void space(void **st)
     dev.warp_width = 256;                          /* nothing fits: empty */
     dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
     assert_int_equal(n, 0);
+}
+
+/* a range domain's candidates are its powers of two and the declared
+ * default: gdt's minb (int:0..8, default 0 = the compiler's choice) is
+ * tuned over 0, 1, 2, 4, 8, so the default configuration is in the space
+ * (it was not: the powers of two alone left minb=0 out) */
+static void space_default(void **st)
+{
+    (void)st;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 49152};
+    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
+    struct dh_case c;
+    int n, total;
+    dh_test_case(&c, "frontier", "gdt", "gpu_tdr");
+    dh_pset_put(&c.params, "alg", "meld_buy_pool", 0, DH_P_CHOICE);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "minb", "0", 0, DH_P_TUNABLE);
+    dh_case_identity(&c);
+    dh_space_enumerate(&c, &dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    assert_int_equal(total, 11 * 5);               /* wg 1..1024, minb 0, 1, 2, 4, 8 */
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        int wg = (int)dh_pset_num(&cfg[i], "wg", 0), minb = (int)dh_pset_num(&cfg[i], "minb", -1);
+        assert_true(minb * wg <= 2048);            /* gdt's rule */
+        seen += wg == 256 && minb == 0;
+    }
+    assert_int_equal(seen, 1);
+    assert_int_equal(n, 5 + 5 + 5 + 5 + 4 + 3);    /* wg 32..1024, minb * wg <= 2048 */
 }
 
 /* a landscape over a 2-D grid of configurations, minimum at (5, 3) */
@@ -335,7 +364,7 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(space), cmocka_unit_test(strategies), cmocka_unit_test(journal),
+        cmocka_unit_test(space), cmocka_unit_test(space_default), cmocka_unit_test(strategies), cmocka_unit_test(journal),
         cmocka_unit_test(resume), cmocka_unit_test(expressions), cmocka_unit_test(user_kernel),
     };
     return cmocka_run_group_tests_name("tuning", t, NULL, NULL);

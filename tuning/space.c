@@ -12,8 +12,11 @@
 #include <string.h>
 
 /* Candidate values of a tunable: the listed values, or the powers of two
- * inside an int range. */
-static int candidates(const char *domain, long *out, int max)
+ * inside an int range and the declared default (def, when it lies in the
+ * range: a default such as minb=0, "the compiler's choice", is no power of
+ * two, and a space without it could not find that the default is best),
+ * in increasing order. */
+static int candidates(const char *domain, const char *def, long *out, int max)
 {
     int n = 0;
     if (strncmp(domain, "int:", 4))
@@ -21,9 +24,21 @@ static int candidates(const char *domain, long *out, int max)
     const char *spec = domain + 4, *dots = strstr(spec, "..");
     if (dots) {
         long lo = atol(spec), hi = atol(dots + 2);
-        for (long v = 1; v <= hi && n < max; v *= 2)
-            if (v >= lo)
+        char *end;
+        long dv = def && *def ? strtol(def, &end, 10) : 0;
+        int has_def = def && *def && !*end && dv >= lo && dv <= hi;
+        for (long v = 1; v <= hi && n < max; v *= 2) {
+            if (has_def && dv < v && n < max) {
+                out[n++] = dv;
+                has_def = 0;
+            }
+            if (v >= lo && n < max)
                 out[n++] = v;
+            if (v == dv)
+                has_def = 0;
+        }
+        if (has_def && n < max)
+            out[n++] = dv;
     } else {
         for (const char *p = spec; *p && n < max;) {
             out[n++] = atol(p);
@@ -46,7 +61,7 @@ int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev
     for (const struct dh_param_def *d = c->bench->params; d && d->name && nt < 8; d++) {
         if (d->kind != DH_P_TUNABLE || !dh_pset_find(&c->params, d->name))
             continue;           /* absent: this variant/choice does not use it */
-        int k = candidates(d->domain, vals[nt], 16);
+        int k = candidates(d->domain, d->def, vals[nt], 16);
         if (k > 0) {
             tun[nt] = d;
             nv[nt++] = k;
