@@ -218,21 +218,22 @@ gdt-meld)
   # beside buy_pool and the melded variant: the defaults, then each tuned
   # exhaustively (wg; minb for the pool forms) at medium and at large,
   # then ncu on one launch of each kernel at medium
-  # (GDT_SIZES: the sizes, default "medium large"; GDT_NCU=no skips ncu)
+  # (GDT_SIZES: the sizes, default "medium large"; GDT_NCU=no skips ncu;
+  # GDT_NCU_SPECS: the kernels, as RODINIA_NCU of rodinia-ncu)
   for sz in ${GDT_SIZES:-medium large}; do
     log "gdt-meld: defaults, then tuned ($sz)"
     r=20; [ $sz = large ] && r=10
     timeout 150 $H run --suite frontier --bench gdt --size $sz --backend cuda --reps $r \
-        --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool --remap-overhead no \
+        --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool,meld_key_dlt --remap-overhead no \
         --tune none --out "$out/gdt-meld-$sz" > "$out/gdt-meld-$sz.txt" 2>&1
     DH_JOURNAL=/tmp/dh-journal-gdt-meld.tsv timeout 420 $H run --suite frontier --bench gdt --size $sz \
-        --backend cuda --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool \
+        --backend cuda --variant baseline,gpu_tdr,melded --param alg=buy_pool,meld_buy_pool,meld_key_dlt \
         --tune exhaustive --tune-reps 3 --reps $r --remap-overhead no \
         --out "$out/gdt-meld-$sz-tuned" > "$out/gdt-meld-$sz-tuned.txt" 2>&1
   done
   grep -hE "^(bench|gdt|tuned) " "$out"/gdt-meld-*.txt
   [ "${GDT_NCU:-yes}" = no ] ||
-  NCU_SUITE=frontier RODINIA_NCU="gdt:baseline:gdt_baseline: gdt:melded:gdt_melded: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_buy_pool" \
+  NCU_SUITE=frontier RODINIA_NCU="${GDT_NCU_SPECS:-gdt:baseline:gdt_baseline: gdt:melded:gdt_melded: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_key_dlt,wg=512 gdt:melded:gdt_melded:wg=512}" \
       bash "$0" "$out" rodinia-ncu ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's

@@ -1,7 +1,7 @@
 /* test_gdt_tdr.c — frontier/gdt's gpu_tdr forms without a remap per layer
  * (suites/frontier/gdt/gdt.k: buy_pool, key_regroup, key_buy_pool,
  * kind_buy_pool, key_dlt, key_dlt_buy_pool, key_dlt_kind_buy_pool,
- * meld_buy_pool)
+ * meld_buy_pool, meld_key_dlt)
  * at size small on an OpenCL device (else SKIPPED): every form, regrouped
  * once and every 16 days, in work-groups of 64 and 256, verified against
  * the CPU reference (and the per-layer dgi, whose kernel takes the dlt
@@ -18,11 +18,11 @@
 #include "../harness/run/worker.h"
 #include "../suites/lib/kit.h"
 
-/* the eight forms, in three lists (a parameter's value is at most 47
+/* the nine forms, in three lists (a parameter's value is at most 47
  * characters) */
 #define ALGS_A "alg=buy_pool,key_regroup,key_buy_pool"
 #define ALGS_B "alg=kind_buy_pool,key_dlt,key_dlt_buy_pool"
-#define ALGS_C "alg=key_dlt_kind_buy_pool,meld_buy_pool"
+#define ALGS_C "alg=key_dlt_kind_buy_pool,meld_buy_pool,meld_key_dlt"
 #define NEW_ALGS ALGS_A "," ALGS_B "," ALGS_C
 
 /* plan gdt small gpu_tdr with params p[0..np), run every case on the
@@ -64,7 +64,7 @@ static void forms_verify(void **st)
     const char *once_a[] = {ALGS_A}, *once_b[] = {ALGS_B}, *once_c[] = {ALGS_C};
     assert_int_equal(run_gdt(once_a, 1, 0), 3);
     assert_int_equal(run_gdt(once_b, 1, 0), 3);
-    assert_int_equal(run_gdt(once_c, 1, 0), 2);
+    assert_int_equal(run_gdt(once_c, 1, 0), 3);
     const char *dgi[] = {"alg=dgi"};
     assert_int_equal(run_gdt(dgi, 1, 0), 1);
     const char *rekey[] = {"alg=key_regroup,key_buy_pool", "rekey=16"};
@@ -74,7 +74,7 @@ static void forms_verify(void **st)
     const char *wg64_b[] = {ALGS_B, "wg=64"};
     assert_int_equal(run_gdt(wg64_b, 2, 0), 3);
     const char *wg64_c[] = {ALGS_C, "wg=64"};
-    assert_int_equal(run_gdt(wg64_c, 2, 0), 2);
+    assert_int_equal(run_gdt(wg64_c, 2, 0), 3);
 }
 
 static void counting_builds_verify(void **st)
@@ -84,7 +84,7 @@ static void counting_builds_verify(void **st)
     const char *p[] = {"alg=key_buy_pool,kind_buy_pool,key_dlt_buy_pool", "rekey=16"};
     assert_int_equal(run_gdt(p, 2, 1), 3);
     const char *q[] = {ALGS_C};
-    assert_int_equal(run_gdt(q, 1, 1), 2);
+    assert_int_equal(run_gdt(q, 1, 1), 3);
 }
 
 /* a gpu_tdr case of gdt small with alg, rekey and wg */

@@ -188,6 +188,7 @@ static void derived(void **st)
     assert_int_equal(dh_kit_alg_code("key_dlt_buy_pool"), 23);
     assert_int_equal(dh_kit_alg_code("key_dlt_kind_buy_pool"), 24);
     assert_int_equal(dh_kit_alg_code("meld_buy_pool"), 26);
+    assert_int_equal(dh_kit_alg_code("meld_key_dlt"), 27);
     assert_int_equal(dh_kit_alg_code("static_trips"), 25);
     assert_int_equal(dh_kit_alg_code("nonsense"), 0);
     /* host data: generated and referenced per declared count */

@@ -47,7 +47,7 @@ int dh_kit_alg_code(const char *alg)
                                         "lean_scan", "scan_multi", "count_multi", "adapt_scan", "buy_pool",
                                         "key_regroup", "key_buy_pool", "kind_buy_pool", "key_dlt",
                                         "key_dlt_buy_pool", "key_dlt_kind_buy_pool", "static_trips",
-                                        "meld_buy_pool"};
+                                        "meld_buy_pool", "meld_key_dlt"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (!strcmp(alg, names[i]))
             return i + 1;
@@ -421,7 +421,7 @@ int dh_kit_check(const struct dh_case *c, const struct dh_device_info *dev, char
             snprintf(why, len, "alg=%s is not a remap the kit knows (hot, dgi, hot_warp, "
                      "dgi_scan, hot_dgi, hot_warp_scan, static, refill, natkey_dgi, natkey_scan, "
                      "model_dgi, model_scan, lean_dgi, lean_scan, scan_multi, count_multi, adapt_scan, buy_pool, key_regroup, key_buy_pool, "
-                     "kind_buy_pool, key_dlt, key_dlt_buy_pool, key_dlt_kind_buy_pool, static_trips, meld_buy_pool): fix %s's alg domain", alg,
+                     "kind_buy_pool, key_dlt, key_dlt_buy_pool, key_dlt_kind_buy_pool, static_trips, meld_buy_pool, meld_key_dlt): fix %s's alg domain", alg,
                      c->bench_name);
             return -DH_E_DATA;
         }

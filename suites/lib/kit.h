@@ -289,7 +289,8 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * device; with the pools); static_trips 25 (parboil/pb: a static map from
  * the global id to the position, each class of covering windows a
  * contiguous range of ids, no data read); meld_buy_pool 26 (frontier/gdt:
- * buy_pool with the other layers melded). 0: unknown. */
+ * buy_pool with the other layers melded), meld_key_dlt 27 (frontier/gdt:
+ * key_dlt with every layer melded). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
 
 /* Run entry e with its declared arguments over `global` items (0: the

@@ -19,7 +19,8 @@
  *                       day (kind_buy_pool); key_regroup with the series
  *                       copied to the lanes' columns (key_dlt,
  *                       key_dlt_buy_pool, key_dlt_kind_buy_pool); buy_pool
- *                       with layers 1-2, fill and sell melded (meld_buy_pool)
+ *                       with layers 1-2, fill and sell melded (meld_buy_pool);
+ *                       key_dlt with every layer melded (meld_key_dlt)
  *   melded              gdt_melded
  */
 #include <stdio.h>
@@ -38,7 +39,8 @@ static const struct dh_param_def params[] = {
     {"sectors", DH_P_WORKLOAD, "int:1..256", "24", NULL, "sectors (each with its own index)"},
     {"alg", DH_P_CHOICE,
      "enum:hot_dgi,dgi,dgi_scan,hot_warp_scan,buy_pool,key_regroup,key_buy_pool,"
-     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool,meld_buy_pool",
+     "kind_buy_pool,key_dlt,key_dlt_buy_pool,key_dlt_kind_buy_pool,meld_buy_pool,"
+     "meld_key_dlt",
      "dgi", "gpu_tdr",
      "remap: hot_dgi = HoT for the 2-path layer, DGI for the others; dgi; dgi_scan; "
      "hot_warp_scan = hot_warp for the 2-path layer, dgi_scan for the others (these four "
@@ -53,7 +55,8 @@ static const struct dh_param_def params[] = {
      "key_regroup once, each lane first copying its instrument's series to its own column "
      "of a device copy (coalesced reads after that); key_dlt_buy_pool = that and "
      "buy_pool; key_dlt_kind_buy_pool = that and kind_buy_pool; meld_buy_pool = buy_pool, "
-     "and layers 1 and 2 and the fill and sell melded as the melded variant melds them"},
+     "and layers 1 and 2 and the fill and sell melded as the melded variant melds them; "
+     "meld_key_dlt = key_dlt with every layer melded (no barrier in the day loop)"},
     DH_KIT_MECH("enum:dlt", "apply the host regrouping by moving the data (dlt)"),
     DH_KIT_REGROUP("host regrouping: by volatility regime on the first trading day, then "
                    "sector (key), or by basic-block vectors (sort, greedy, greedymax)"),
@@ -269,7 +272,7 @@ static const struct dh_kit kit = {
      * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a
      * remap per layer (codes 18 buy_pool, 19 key_regroup, 20 key_buy_pool,
      * 21 kind_buy_pool, 22 key_dlt, 23 key_dlt_buy_pool, 24
-     * key_dlt_kind_buy_pool, 26 meld_buy_pool): one array of the larger of the buy pool's 5
+     * key_dlt_kind_buy_pool, 26 meld_buy_pool, 27 meld_key_dlt): one array of the larger of the buy pool's 5
      * ints a lane and the regrouping's 2 (10 with rekey; the dlt forms are
      * never rekeyed), 2 counters; with the kind sort (21, 24) also 3 ints
      * a lane and 2 counters a kind */
@@ -280,7 +283,7 @@ static const struct dh_kit kit = {
              "     ? 5 * wg : 1;"
              "kpool = alg == 21 || alg == 24 ? 3 * wg + 2 * k : 0;"
              "key = alg == 19 || alg == 20 ? (rekey > 0 ? 10 : 2) * wg"
-             "    : alg >= 22 && alg <= 24 ? 2 * wg : 1;"
+             "    : alg >= 22 && alg <= 24 || alg == 27 ? 2 * wg : 1;"
              "bytes = alg >= 18 ? 4 * (max(pool, key) + 2 + kpool)"
              "      : 4 * (two + (k * per + wg + k) + (3 * per + wg + 3) + 10 * wg)",
 };
