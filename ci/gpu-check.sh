@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -235,6 +235,24 @@ gdt-meld)
   [ "${GDT_NCU:-yes}" = no ] ||
   NCU_SUITE=frontier RODINIA_NCU="${GDT_NCU_SPECS:-gdt:baseline:gdt_baseline: gdt:melded:gdt_melded: gdt:gpu_tdr:gdt_gpu_tdr:alg=buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_buy_pool gdt:gpu_tdr:gdt_gpu_tdr:alg=meld_key_dlt,wg=512 gdt:melded:gdt_melded:wg=512}" \
       bash "$0" "$out" rodinia-ncu ;;
+gdt-meld-port)
+  # gdt's meld_key_dlt on NVIDIA's OpenCL (tuned over wg, beside the
+  # baseline and melded, tuned too) and on HIP (NVIDIA platform; the
+  # defaults, then wg 1024: each HIP build takes seconds)
+  if [ -n "$ocl_gpu" ]; then
+    log "gdt-meld-port: opencl device $ocl_gpu (${SIZE:-medium})"
+    DH_JOURNAL=/tmp/dh-journal-gdt-port.tsv timeout 300 $H run --suite frontier --bench gdt \
+        --size "${SIZE:-medium}" --backend opencl --device "$ocl_gpu" --reps "${REPS:-20}" \
+        --variant baseline,gpu_tdr,melded --param alg=meld_key_dlt --tune exhaustive --tune-reps 3 \
+        --remap-overhead no --out "$out/gdt-port-opencl" > "$out/gdt-port-opencl.txt" 2>&1
+  fi
+  for wg in 256 1024; do
+    log "gdt-meld-port: hip, wg $wg (${SIZE:-medium})"
+    timeout 200 $H run --suite frontier --bench gdt --size "${SIZE:-medium}" --backend hip \
+        --reps "${REPS:-20}" --variant baseline,gpu_tdr,melded --param alg=meld_key_dlt --param wg=$wg \
+        --tune none --remap-overhead no --out "$out/gdt-port-hip-wg$wg" > "$out/gdt-port-hip-wg$wg.txt" 2>&1
+  done
+  grep -hE "^(bench|gdt|tuned) " "$out"/gdt-port-*.txt ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE
