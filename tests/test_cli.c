@@ -128,6 +128,36 @@ static void numbers(void **st)
     assert_int_equal(run(tmpdir, g), 64);
 }
 
+/* emit takes --bench and --variant as run does: a form that one benchmark
+ * writes can be emitted (the planner's error names --bench, which emit
+ * did not accept), and only the selected benchmark's builds are written */
+static void emit_bench(void **st)
+{
+    (void)st;
+    char dir[128], tsv[160];
+    snprintf(dir, sizeof dir, "%s/emit", tmpdir);
+    const char *a[] = {"emit", "--out", dir, "--suite", "frontier", "--bench", "gdt",
+                       "--variant", "gpu_tdr", "--backend", "cuda", "--wave", "32",
+                       "--size", "small", "--param", "alg=meld_key_dlt", "--ext", "cu", NULL};
+    int rc = run(tmpdir, a);
+    if (rc)
+        fprintf(stderr, "%s\n", out);
+    assert_int_equal(rc, 0);
+    snprintf(tsv, sizeof tsv, "%s/builds.tsv", dir);
+    assert_int_equal(count_lines(tsv), 1);
+    char text[4096] = "";
+    FILE *f = fopen(tsv, "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    assert_non_null(strstr(text, "frontier/gdt gpu_tdr[alg=meld_key_dlt]"));
+    assert_non_null(strstr(text, "TDR_ALG=27"));
+    const char *b[] = {"emit", "--out", dir, "--suite", "frontier", "--bench", "nosuch", NULL};
+    assert_int_equal(run(tmpdir, b), 64);
+    assert_non_null(strstr(out, "nosuch"));
+}
+
 /* A descriptor whose entry never matches its reference: every
  * configuration is wrong, and tune says so with exit 1 (README), after one
  * evaluation when the budget is one (it ran two), writing nothing under
@@ -587,6 +617,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(help_everywhere),
         cmocka_unit_test(numbers),
+        cmocka_unit_test(emit_bench),
         cmocka_unit_test(tune_wrong_kernel),
         cmocka_unit_test(out_folder),
         cmocka_unit_test(remap_overhead_cli),

@@ -27,6 +27,8 @@ static void emit_usage(FILE *f)
         "usage: harness emit --out DIR [options]\n"
         "  --out DIR          folder for NNNN.<ext> + NNNN.options and builds.tsv\n"
         "  --suite S,...      suites (default: all)\n"
+        "  --bench B,...      benchmarks of the suite (default: all), as for run\n"
+        "  --variant V,...    variants (default: all), as for run\n"
         "  --backend B        backend whose cases are planned (default hip): the\n"
         "                     warp-vote forms apply on cuda and hip only\n"
         "  --wave N           the device's warp/wavefront width (default 64)\n"
@@ -77,7 +79,7 @@ static int write_text(const char *path, const char *a, const char *b)
 int dh_cmd_emit(int argc, char **argv)
 {
     const char *out = NULL, *suites = NULL, *backend = "hip", *sizes = NULL,
-               *ext = "hip";
+               *ext = "hip", *benches = NULL, *variants = "all";
     int wave = 64;
     long local = 65536;
     const char *params[64];
@@ -98,6 +100,10 @@ int dh_cmd_emit(int argc, char **argv)
             out = v;
         else if (!strcmp(a, "--suite"))
             suites = v;
+        else if (!strcmp(a, "--bench"))
+            benches = v;
+        else if (!strcmp(a, "--variant"))
+            variants = v;
         else if (!strcmp(a, "--backend"))
             backend = v;
         else if (!strcmp(a, "--size"))
@@ -179,7 +185,8 @@ int dh_cmd_emit(int argc, char **argv)
             struct dh_selection sel;
             memset(&sel, 0, sizeof sel);
             sel.suite = s;
-            sel.variants = "all";
+            sel.benches = benches;
+            sel.variants = variants;
             sel.backends = backend;
             sel.device = 0;
             sel.size = z;
