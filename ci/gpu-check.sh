@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -253,6 +253,18 @@ gdt-meld-port)
         --tune none --remap-overhead no --out "$out/gdt-port-hip-wg$wg" > "$out/gdt-port-hip-wg$wg.txt" 2>&1
   done
   grep -hE "^(bench|gdt|tuned) " "$out"/gdt-port-*.txt ;;
+sw-heavy)
+  # bbv/sw's BBV regroupings dealt as they come (deal=1) and costliest
+  # first (deal=2), local mode: whether a shortest-first order (sort) or
+  # merge order (greedy) loses to key's longest-first only by the order
+  # of the work-groups an SM favours
+  for d in 1 2; do
+    log "sw-heavy: deal=$d (${SIZE:-medium})"
+    timeout 250 $H run --suite bbv --bench sw --size "${SIZE:-medium}" --backend cuda --reps "${REPS:-20}" \
+        --variant baseline,cpu_tdr --param mode=local --param regroup=key,sort,greedy,greedymax \
+        --param deal=$d --out "$out/sw-deal$d" > "$out/sw-deal$d.txt" 2>&1
+  done
+  grep -hE "^(bench|sw) " "$out"/sw-deal*.txt ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE

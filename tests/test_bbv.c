@@ -81,6 +81,35 @@ static void deal_spreads_warps(void **st)
     assert_true(fabs(m1.cfe - m0.cfe) < 1e-12);
 }
 
+/* dh_regroup_heavy_first: an order's warps, costliest first (stable);
+ * deal=2 deals that. Warps of 2 items in ascending cost (a lexicographic
+ * sort of trip counts is shortest first) come out descending, each warp
+ * keeping its items; equal costs keep their order. */
+static void heavy_first_orders_warps(void **st)
+{
+    (void)st;
+    /* 8 items, warps of 2: warp costs (max over lanes x 1 cycle) 1 3 3 5 */
+    uint32_t c[8] = {1, 0, 3, 2, 3, 3, 4, 5};
+    double cy[1] = {1};
+    struct dh_bbv b = {.n_items = 8, .n_blocks = 1, .counts = c, .block_cost = cy};
+    int perm[8], want[8] = {6, 7, 2, 3, 4, 5, 0, 1};
+    for (int i = 0; i < 8; i++)
+        perm[i] = i;
+    assert_int_equal(dh_regroup_heavy_first(perm, 8, 2, &b), 0);
+    assert_memory_equal(perm, want, sizeof want);
+    check_perm(perm, 8);
+    /* through a permutation: perm names the items, the costs are theirs */
+    int p2[8] = {6, 7, 0, 1, 4, 5, 2, 3}, w2[8] = {6, 7, 4, 5, 2, 3, 0, 1};
+    assert_int_equal(dh_regroup_heavy_first(p2, 8, 2, &b), 0);
+    assert_memory_equal(p2, w2, sizeof w2);
+    /* a partial last warp stays last, the whole warps before it ordered */
+    int p3[7] = {0, 1, 2, 3, 4, 5, 6}, w3[7] = {2, 3, 4, 5, 0, 1, 6};
+    uint32_t c3[7] = {1, 0, 3, 2, 3, 3, 9};
+    struct dh_bbv b3 = {.n_items = 7, .n_blocks = 1, .counts = c3, .block_cost = cy};
+    assert_int_equal(dh_regroup_heavy_first(p3, 7, 2, &b3), 0);
+    assert_memory_equal(p3, w3, sizeof w3);
+}
+
 static void regroupings(void **st)
 {
     (void)st;
@@ -625,6 +654,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(regroupings),       cmocka_unit_test(regroupings_many_classes),
         cmocka_unit_test(deal_spreads_warps),
+        cmocka_unit_test(heavy_first_orders_warps),
         cmocka_unit_test(window_vs_exact),   cmocka_unit_test(threads_identical),
         cmocka_unit_test(sort_block_counts),
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),

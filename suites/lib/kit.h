@@ -255,10 +255,11 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
 /* deal: the regrouped order's warps dealt over the work-groups
  * (dh_regroup_deal), for benchmarks whose launch is a wave or two: the
  * default is the benchmark's ("0" or "1") */
-#define DH_KIT_DEAL(def) {"deal", DH_P_TUNABLE, "int:0..1", def, "cpu_tdr",                  \
+#define DH_KIT_DEAL(def) {"deal", DH_P_TUNABLE, "int:0..2", def, "cpu_tdr",                  \
                           "1: the regrouped warps dealt over the work-groups in turn, so "  \
                           "every SM holds a share of the costly ones (a launch of few "     \
-                          "waves); 0: the sorted warps in consecutive work-groups"}
+                          "waves); 2: ordered costliest first (modeled), then dealt; 0: "   \
+                          "the sorted warps in consecutive work-groups"}
 #define DH_KIT_SEED {"seed", DH_P_WORKLOAD, "int:0..2147483647", "1", NULL, "generator seed"}
 /* the four single-layer remap forms, with what they remap by */
 #define DH_KIT_ALG4(doc) {"alg", DH_P_CHOICE, "enum:hot,dgi,hot_warp,dgi_scan", "hot", "gpu_tdr", \

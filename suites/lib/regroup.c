@@ -680,15 +680,77 @@ int dh_regroup_deal(int *perm, long n, int warp, int wg)
     return 0;
 }
 
-/* deal=1: the order's warps dealt over the work-groups (host time) */
+struct wcost {
+    double c;
+    long w;
+};
+
+static int wcost_desc(const void *a, const void *b)
+{
+    const struct wcost *x = a, *y = b;
+    if (x->c != y->c)
+        return x->c < y->c ? 1 : -1;
+    return (x->w > y->w) - (x->w < y->w);            /* stable: the order's */
+}
+
+int dh_regroup_heavy_first(int *perm, long n, int warp, const struct dh_bbv *b)
+{
+    if (warp < 1 || n < 2 * (long)warp)
+        return 0;
+    long nw = n / warp;                               /* whole warps */
+    int nb = b->n_blocks;
+    struct wcost *wc = malloc((size_t)nw * sizeof *wc);
+    int *tmp = malloc((size_t)nw * warp * sizeof *tmp);
+    if (!wc || !tmp) {
+        free(wc);
+        free(tmp);
+        return -DH_E_RESOURCES;
+    }
+    int nt = dh_regroup_threads(n);
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (long w = 0; w < nw; w++) {
+        double c = 0;
+        for (int j = 0; j < nb; j++) {
+            uint32_t mx = 0;
+            for (long t = w * warp; t < (w + 1) * warp; t++) {
+                uint32_t v = b->counts[(size_t)perm[t] * nb + j];
+                if (v > mx)
+                    mx = v;
+            }
+            c += b->block_cost[j] * mx;
+        }
+        wc[w] = (struct wcost){c, w};
+    }
+    qsort(wc, (size_t)nw, sizeof *wc, wcost_desc);
+    for (long k = 0; k < nw; k++)
+        memcpy(tmp + k * warp, perm + wc[k].w * warp, (size_t)warp * sizeof *tmp);
+    memcpy(perm, tmp, (size_t)nw * warp * sizeof *tmp);
+    free(wc);
+    free(tmp);
+    return 0;
+}
+
+/* deal=1: the order's warps dealt over the work-groups; deal=2: ordered
+ * costliest first, then dealt (host time) */
 static int deal_if_asked(struct dh_exec *x, int *perm, long n, double *host_ms,
                          struct dh_err *err)
 {
-    if (!dh_pset_num(&x->c->params, "deal", 0))
+    int deal = (int)dh_pset_num(&x->c->params, "deal", 0);
+    if (!deal)
         return 0;
     double t0 = dh_now_ms();
     int warp = x->info && x->info->warp_width > 0 ? x->info->warp_width : 32;
     int wg = (int)dh_pset_num(&x->c->params, "wg", 256);
+    if (deal == 2) {
+        if (!x->bbv)
+            return dh_err_set(err, DH_E_UNSUPPORTED,
+                              "deal=2 orders the warps by their modeled cost and needs the "
+                              "workload's basic-block vectors, and this run has none (run "
+                              "without --no-model, or use deal=1)");
+        if (dh_regroup_heavy_first(perm, n, warp, x->bbv))
+            return dh_err_set(err, DH_E_RESOURCES, "deal: out of host memory for %ld items",
+                              n);
+    }
     if (dh_regroup_deal(perm, n, warp, wg))
         return dh_err_set(err, DH_E_RESOURCES, "deal: out of host memory for %ld items", n);
     *host_ms += dh_now_ms() - t0;

@@ -62,6 +62,17 @@ int dh_regroup_threads(long n);
  * warps, or there is one work-group. 0, or -DH_E_RESOURCES. */
 int dh_regroup_deal(int *perm, long n, int warp, int wg);
 
+/* An order's whole warps (perm[j]: the item at slot j; warps of `warp`
+ * slots) stably reordered by descending modeled cost, the sum over blocks
+ * of block_cost x the max count over the warp's items (b's BBVs); a
+ * partial last warp stays last. Each warp keeps its items, so CFE does not
+ * change. deal=2 deals this order: the costliest work-groups are then
+ * the first launched, which an SM favours over its younger groups (on the
+ * H100 an SM's groups finish in launch order), where a shortest-first
+ * order (a lexicographic sort of trip counts) leaves them to run last
+ * and starved. 0, or -DH_E_RESOURCES. */
+int dh_regroup_heavy_first(int *perm, long n, int warp, const struct dh_bbv *b);
+
 /* Distinct BBVs among the items (-1 when out of memory). */
 long dh_regroup_classes(const struct dh_bbv *b);
 
