@@ -30,6 +30,8 @@ run() {   # name, then run options
 [ -f "$out/frontier/results.xml" ] ||
     run frontier --suite frontier --bench cvp,pol --param regroup=key,sort,greedy,greedymax
 # deal is a tunable, not part of a case: one run each
+[ -f "$out/sw-deal2/results.xml" ] ||
+    run sw-deal2 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=2
 [ -f "$out/sw-deal1/results.xml" ] ||
     run sw-deal1 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=1
 [ -f "$out/sw-deal0/results.xml" ] ||
@@ -41,7 +43,8 @@ run() {   # name, then run options
 python3 tools/tablev.py \
     --set cvp $R/model-frontier.xml "$out/frontier/results.xml" bench=cvp \
     --set pol $R/model-frontier.xml "$out/frontier/results.xml" bench=pol \
-    --set "SW deal=1" $R/bbv/sw-deal1.xml "$out/sw-deal1/results.xml" - \
+    --set "SW deal=2" $R/bbv/sw-deal2.xml "$out/sw-deal2/results.xml" - \
     --set "NQU all" $R/darm/nqu-deal0.xml "$out/nqu/results.xml" - \
     --set "NQU 2wg" $R/darm/nqu-cuda.xml "$out/nqu/results.xml" per_launch=2wg \
+    --contrast "SW deal=1" $R/bbv/sw-deal1.xml "$out/sw-deal1/results.xml" - \
     --contrast "SW deal=0" $R/bbv/sw-deal0.xml "$out/sw-deal0/results.xml" mode=local
