@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -265,6 +265,19 @@ sw-heavy)
         --param deal=$d --out "$out/sw-deal$d" > "$out/sw-deal$d.txt" 2>&1
   done
   grep -hE "^(bench|sw) " "$out"/sw-deal*.txt ;;
+nqu-windows)
+  # darm/nqu's modeled CFE with ordered BBVs (one window per K iterations
+  # of the search) against CUPTI's, the same runs: totals, then K = 4, 2, 1
+  # (K = 1 at medium: 16 GB of counters, DH_BBV_LIMIT_MB raised)
+  for k in 0 4 2 1; do
+    log "nqu-windows: K=$k (${SIZE:-medium})"
+    if [ $k = 0 ]; then w=; else w=$k; fi
+    DH_BBV_WINDOW=$w DH_BBV_LIMIT_MB=24000 timeout 300 $H run --suite darm --bench nqu \
+        --size "${SIZE:-medium}" --backend cuda --reps 5 --variant baseline \
+        --param per_launch=all,2wg --param order=natural,random --fresh \
+        --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
+  done
+  grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE

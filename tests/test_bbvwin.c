@@ -313,7 +313,7 @@ static void summary_where(void **st)
     assert_null(strstr(text, "regrouped_block"));               /* baselines only */
 }
 
-/* ---- on the device: gdt small ---- */
+/* ---- on the device: gdt and nqu small ---- */
 
 struct gdt_run {
     struct dh_model_result m;
@@ -326,7 +326,8 @@ struct gdt_run {
     uint32_t *counts;            /* the totals, copied */
 };
 
-static void gdt_small(const char *window, const char *limit_mb, struct gdt_run *g)
+static void bench_small(const char *suite, const char *bench, const char *window,
+                        const char *limit_mb, struct gdt_run *g)
 {
     if (window)
         setenv("DH_BBV_WINDOW", window, 1);
@@ -340,7 +341,7 @@ static void gdt_small(const char *window, const char *limit_mb, struct gdt_run *
     struct dh_devlist devs;
     struct dh_err e = {0};
     assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
-    struct dh_selection sel = {.suite = "frontier", .benches = "gdt", .size = "small",
+    struct dh_selection sel = {.suite = suite, .benches = bench, .size = "small",
                                .reps = 1, .warmup = 0, .timeout_s = 300, .device = -1,
                                .backends = "opencl", .variants = "baseline", .model = 1};
     struct dh_run *runs;
@@ -367,6 +368,11 @@ static void gdt_small(const char *window, const char *limit_mb, struct gdt_run *
     free(runs);
     unsetenv("DH_BBV_WINDOW");
     unsetenv("DH_BBV_LIMIT_MB");
+}
+
+static void gdt_small(const char *window, const char *limit_mb, struct gdt_run *g)
+{
+    bench_small("frontier", "gdt", window, limit_mb, g);
 }
 
 static void gdt_small_windows(void **st)
@@ -417,6 +423,37 @@ static void gdt_small_windows(void **st)
     free(refused.counts);
 }
 
+/* nqu marks each iteration of its search as a step and declares the
+ * reference's largest subtree as its steps: one-iteration windows sum to
+ * the totals, no window overflows (the kernel runs no more iterations
+ * than the reference counts: a mismatch would saturate the last window
+ * and void the model), and the modeled CFE falls, the lanes' pushes and
+ * pops no longer averaged over the search */
+static void nqu_small_windows(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct gdt_run off, on;
+    bench_small("darm", "nqu", NULL, NULL, &off);
+    assert_int_equal(off.status, 0);
+    assert_true(off.m.valid);
+    assert_int_equal(off.m.windows, 1);
+    bench_small("darm", "nqu", "1", NULL, &on);
+    if (on.status || !on.m.valid)
+        fprintf(stderr, "%s\n", on.message);
+    assert_int_equal(on.status, 0);
+    assert_true(on.m.valid);
+    assert_true(on.windowed);
+    assert_true(on.m.windows > 100);                   /* the largest subtree's iterations */
+    assert_int_equal(on.items, off.items);
+    assert_memory_equal(on.counts, off.counts, (size_t)off.items * off.nb * 4);
+    fprintf(stderr, "  nqu small, warp %d: modeled CFE %.3f totals, %.3f one-iteration "
+            "windows (%d)\n", off.m.warp_width, off.m.cfe32, on.m.cfe32, on.m.windows);
+    assert_true(on.m.cfe32 < off.m.cfe32 - 0.05);
+    free(off.counts);
+    free(on.counts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +462,7 @@ int main(void)
         cmocka_unit_test(step_markers),          cmocka_unit_test(summary_names_windows),
         cmocka_unit_test(summary_where),
         cmocka_unit_test(gdt_small_windows),
+        cmocka_unit_test(nqu_small_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

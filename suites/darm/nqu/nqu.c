@@ -251,6 +251,17 @@ static int nq_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
     return rc;
 }
 
+/* the ordered BBVs' steps (dh_bench.bbv_steps): the search's iterations
+ * of the largest subtree, as the reference counts them (nq_count: one an
+ * iteration of the kernel's loop); a kernel that ran more would saturate
+ * its last window, reported as an overflow */
+static long nq_steps(void *state)
+{
+    const struct dh_khost *h = state;
+    const struct nq_priv *p = h->priv;
+    return p && p->maxtrips > 0 ? p->maxtrips : 1;
+}
+
 /* the model's launches (dh_bench.launch_items): as nq_launch makes them */
 static long nq_launch_items(const struct dh_case *c, long items)
 {
@@ -341,4 +352,5 @@ const struct dh_bench dh_bench_darm_nqu = {
                "data-dependent step and subtree-sized trip counts",
     .params = params, .sweep = sweep, .variants = "baseline,cpu_tdr,gpu_tdr,melded",
     DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit), .launch_items = nq_launch_items,
+    .bbv_steps = nq_steps,
 };
