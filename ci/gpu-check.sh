@@ -274,7 +274,7 @@ nqu-windows)
     if [ $k = 0 ]; then w=; else w=$k; fi
     DH_BBV_WINDOW=$w DH_BBV_LIMIT_MB=24000 timeout 300 $H run --suite darm --bench nqu \
         --size "${SIZE:-medium}" --backend cuda --reps 5 --variant baseline \
-        --param per_launch=all,2wg --param order=natural,random --fresh \
+        --param per_launch=all,2wg --param order=natural,random --fresh --no-cache \
         --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
   done
   grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
