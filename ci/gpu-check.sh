@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows darm-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -278,6 +278,18 @@ nqu-windows)
         --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
   done
   grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
+darm-windows)
+  # darm's pcm (a step a phase) and bit (a step a (k, j) of the network)
+  # with one-step windows of ordered BBVs, CUPTI's CFE in the same runs
+  # (their totals' figures are the committed darm runs')
+  log "darm-windows: pcm and bit, K=1 (${SIZE:-medium})"
+  DH_BBV_WINDOW=1 DH_BBV_LIMIT_MB=24000 timeout 280 $H run --suite darm --bench pcm \
+      --size "${SIZE:-medium}" --backend cuda --reps 5 --variant baseline --param bs=32,256 \
+      --param input=ranges,random --fresh --no-cache --out "$out/pcm-win1" > "$out/pcm-win1.txt" 2>&1
+  DH_BBV_WINDOW=1 DH_BBV_LIMIT_MB=24000 timeout 280 $H run --suite darm --bench bit \
+      --size "${SIZE:-medium}" --backend cuda --reps 5 --variant baseline --param bs=32,256 \
+      --param input=desc,random --fresh --no-cache --out "$out/bit-win1" > "$out/bit-win1.txt" 2>&1
+  grep -hE "^(bench|pcm|bit) " "$out"/pcm-win1.txt "$out"/bit-win1.txt ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE

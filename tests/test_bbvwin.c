@@ -454,6 +454,34 @@ static void nqu_small_windows(void **st)
     free(on.counts);
 }
 
+/* pcm marks each phase of its odd-even merge as a step (bs of them): a
+ * run's role alternates with the phase, so its totals are half front,
+ * half back; one-phase windows sum to the totals and price the warp's
+ * two roles in every phase (modeled CFE 0.773 -> 0.463 at small, bs 32) */
+static void pcm_small_windows(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct gdt_run off, on;
+    bench_small("darm", "pcm", NULL, NULL, &off);
+    assert_int_equal(off.status, 0);
+    assert_true(off.m.valid);
+    bench_small("darm", "pcm", "1", NULL, &on);
+    if (on.status || !on.m.valid)
+        fprintf(stderr, "%s\n", on.message);
+    assert_int_equal(on.status, 0);
+    assert_true(on.m.valid);
+    assert_true(on.windowed);
+    assert_int_equal(on.m.windows, 32);                 /* bs phases */
+    assert_int_equal(on.items, off.items);
+    assert_memory_equal(on.counts, off.counts, (size_t)off.items * off.nb * 4);
+    fprintf(stderr, "  pcm small, warp %d: modeled CFE %.3f totals, %.3f one-phase "
+            "windows\n", off.m.warp_width, off.m.cfe32, on.m.cfe32);
+    assert_true(on.m.cfe32 < off.m.cfe32 - 0.2);
+    free(off.counts);
+    free(on.counts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +491,7 @@ int main(void)
         cmocka_unit_test(summary_where),
         cmocka_unit_test(gdt_small_windows),
         cmocka_unit_test(nqu_small_windows),
+        cmocka_unit_test(pcm_small_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,7 +159,9 @@ typedef unsigned long long dh_mask_t;
  * into row 0, what runs after the last into the last row). A step past
  * the last row saturates that row's first counter: the harness reports
  * it as an overflow. Without DH_BBV_WIN (timed builds, windows off) the
- * marker is nothing.
+ * marker is nothing. A helper function that runs the item's outer loop
+ * (called once an item, from a kernel that has done DH_BBV_ITEM) counts
+ * its steps itself: DH_BBV_LOOP_SCOPE(); at its top.
  */
 #ifdef DH_BBV
 #ifndef DH_BBV_NB
@@ -179,6 +181,7 @@ typedef unsigned long long dh_mask_t;
 #define DH_BBV_REITEM(i)                                                         \
     (dh__bbv = dh__bbv_base + ((size_t)(i) * DH_BBV_WINS                        \
                                + (dh__bbv_k ? (dh__bbv_k - 1u) / DH_BBV_WIN : 0u)) * DH_BBV_NB)
+#define DH_BBV_LOOP_SCOPE() unsigned dh__bbv_k = 0
 #define DH_BBV_STEP()                                                            \
     do {                                                                         \
         if (dh__bbv_k && dh__bbv_k % DH_BBV_WIN == 0) {                          \
@@ -193,6 +196,7 @@ typedef unsigned long long dh_mask_t;
 #define DH_BBV_ITEM(i) DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB
 #define DH_BBV_REITEM(i) (dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB)
 #define DH_BBV_STEP() do { } while (0)
+#define DH_BBV_LOOP_SCOPE() do { } while (0)
 #endif
 DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 {
@@ -210,6 +214,7 @@ DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 #define DH_BB(id) do { } while (0)
 #define DH_BB_N(id, n) do { } while (0)
 #define DH_BBV_STEP() do { } while (0)
+#define DH_BBV_LOOP_SCOPE() do { } while (0)
 #endif
 
 #endif

@@ -135,6 +135,19 @@ static const struct dh_kit kit = {
     .generate = bt_generate, .reference = bt_reference,
 };
 
+/* the ordered BBVs' steps (dh_bench.bbv_steps): the network's (k, j)
+ * steps, log2(bs) (log2(bs) + 1) / 2. The direction and the swap follow
+ * the step: a lane's totals over the network hide which steps its warp
+ * ran both sides in. */
+static long bt_steps(void *state)
+{
+    const struct dh_khost *h = state;
+    long bs = (long)dh_pset_num(&h->vars, "bs", 64), l = 0;
+    while ((1L << l) < bs)
+        l++;
+    return l * (l + 1) / 2;
+}
+
 const struct dh_bench dh_bench_darm_bit = {
     .suite = "darm", .name = "bit", .source = dh_src_darm_bit,
     .summary = "in-block bitonic sort (DARM's running example): thread-id direction branch "
@@ -144,5 +157,5 @@ const struct dh_bench dh_bench_darm_bit = {
               "network, and moving elements between work-groups changes which ones a group "
               "sorts, the answer; gpu_tdr has only alg=static: the kit's remaps (HoT, DGI) "
               "regroup work-items by a data key, these branches are keyed by the thread id",
-    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit), .bbv_steps = bt_steps,
 };

@@ -174,6 +174,13 @@ static const struct dh_kit kit = {
     .generate = pc_generate, .reference = pc_reference,
 };
 
+/* the ordered BBVs' steps (dh_bench.bbv_steps): bs phases */
+static long pc_steps(void *state)
+{
+    const struct dh_khost *h = state;
+    return (long)dh_pset_num(&h->vars, "bs", 64);
+}
+
 const struct dh_bench dh_bench_darm_pcm = {
     .suite = "darm", .name = "pcm", .source = dh_src_darm_pcm,
     .summary = "partition and concurrent merge (DARM's PCM): bs sorted runs a work-group "
@@ -184,5 +191,5 @@ const struct dh_bench dh_bench_darm_pcm = {
               "between groups changes which elements a group sorts, the answer; gpu_tdr "
               "has only alg=static: the kit's remaps (HoT, DGI) regroup work-items by a data "
               "key, the role branch is keyed by the thread id",
-    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit),
+    DH_BENCH_BLOCKS(blocks, "compute"), DH_KIT(kit), .bbv_steps = pc_steps,
 };
