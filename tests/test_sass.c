@@ -596,6 +596,33 @@ static void cost_table(void **st)
     assert_non_null(strstr(t, "MUFU 8\n"));
 }
 
+/* A baseline build whose one kernel is not named *_baseline (darm's
+ * bt_base, pc_base, nq_base): its costs are that kernel's. It was
+ * refused ("no *_baseline kernel"), so DH_BLOCK_COSTS=sass fell back to
+ * the hand costs for every darm benchmark. Two such kernels stay a usage
+ * error that names them. */
+static void single_kernel_any_name(void **st)
+{
+    (void)st;
+    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    char *p;
+    while ((p = strstr(lst, "tiny_baseline")))
+        memcpy(p, "tiny_base_ke", 12), memmove(p + 12, p + 13, strlen(p + 13) + 1);
+    while ((p = strstr(src, "tiny_baseline")))
+        memcpy(p, "tiny_base_ke", 12), memmove(p + 12, p + 13, strlen(p + 13) + 1);
+    struct dh_sass_costs c;
+    struct dh_err e = {0};
+    int rc = dh_sass_costs_listing(lst, src, "", NULL, 6, &c, &e);
+    if (rc)
+        fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_string_equal(c.kernel, "tiny_base_ke");
+    assert_true(c.b[1].insts > 0);
+    dh_sass_costs_free(&c);
+    free(lst);
+    free(src);
+}
+
 /* NVRTC + nvdisasm: micro/branch's build compiled and read; SKIPPED
  * (reported) where either is missing */
 static void nvrtc_path(void **st)
@@ -739,6 +766,7 @@ int main(void)
         cmocka_unit_test(pol_blocks_own_lines),
         cmocka_unit_test(guard_in_unrolled_loop),
         cmocka_unit_test(block_costs_choice),
+        cmocka_unit_test(single_kernel_any_name),
         cmocka_unit_test(nvrtc_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

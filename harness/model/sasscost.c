@@ -48,6 +48,10 @@ int dh_sass_costs_listing(const char *listing, const char *source, const char *o
                 f = i;
             }
         }
+        /* a baseline build holds the one kernel, whatever its name
+         * (darm's bt_base, pc_base, nq_base) */
+        if (f == -1 && s.n_funcs == 1)
+            f = 0;
     }
     if (f < 0) {
         char names[512] = "";

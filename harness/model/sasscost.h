@@ -19,7 +19,8 @@ struct dh_sass_costs {
     char disasm[256];              /* the nvdisasm that read it */
 };
 
-/* `kernel` NULL: the one function named *_baseline. nvdisasm is
+/* `kernel` NULL: the one function named *_baseline, else the listing's
+ * only function. nvdisasm is
  * $DH_NVDISASM, else `nvdisasm` on PATH. Errors name the problem and the
  * fix (-DH_E_UNAVAILABLE: no NVRTC or no usable nvdisasm). */
 int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
