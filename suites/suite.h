@@ -97,6 +97,10 @@ struct dh_bench {
     /* Extra build options ("-D ..."), appended after the harness's. */
     int (*defines)(const struct dh_case *c, const struct dh_device_info *dev,
                    char *buf, size_t len);
+    /* The name of the kernel the case launches (its variant's entry), or
+     * NULL when not one; NULL hook: not declared. The block costs read off
+     * the compiled code (DH_BLOCK_COSTS=sass) take the baseline's. */
+    const char *(*kernel)(const struct dh_case *c);
 
     /* Host side, untimed: generate input, compute the CPU reference. */
     int (*setup)(const struct dh_case *c, void **state, struct dh_err *err);

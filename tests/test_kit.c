@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "kitcase.h"
+#include "testcase.h"
 #include "testutil.h"
 #include "../harness/run/runner.h"
 #include "../suites/lib/kit.h"
@@ -719,6 +720,27 @@ static int mem_launch(struct dh_program *p, const struct dh_launch *l, double *m
     return 0;
 }
 
+/* dh_bench.kernel: the entry a case launches, as the kit declares it
+ * (DH_BLOCK_COSTS=sass reads the baseline's by this name: mc's baseline
+ * build holds mc_base and cpu_tdr's mc_rr, and a name pattern picked
+ * neither) */
+static void kernel_names(void **st)
+{
+    (void)st;
+    struct dh_case c;
+    dh_test_case(&c, "bbv", "mc", "baseline");
+    assert_non_null(c.bench->kernel);
+    assert_string_equal(c.bench->kernel(&c), "mc_base");
+    dh_test_case(&c, "bbv", "mc", "cpu_tdr");
+    dh_pset_put(&c.params, "mech", "rr", 0, DH_P_CHOICE);
+    assert_string_equal(c.bench->kernel(&c), "mc_rr");
+    dh_test_case(&c, "frontier", "gdt", "cpu_tdr");
+    dh_pset_put(&c.params, "mech", "dlt", 0, DH_P_CHOICE);
+    assert_string_equal(c.bench->kernel(&c), "gdt_baseline");   /* dlt: the baseline's */
+    dh_test_case(&c, "darm", "bit", "gpu_tdr");
+    assert_string_equal(c.bench->kernel(&c), "bt_gpu_tdr");
+}
+
 static void reuse_uploads_nothing_held(void **st)
 {
     (void)st;
@@ -768,6 +790,7 @@ int main(void)
         cmocka_unit_test(derived), cmocka_unit_test(exec_profiling), cmocka_unit_test(declared), cmocka_unit_test(on_device),
         cmocka_unit_test(presort), cmocka_unit_test(presort_on_device), cmocka_unit_test(unset_choice_default),
         cmocka_unit_test(micro_multi), cmocka_unit_test(reuse_uploads_nothing_held),
+        cmocka_unit_test(kernel_names),
     };
     return cmocka_run_group_tests_name("kit", t, NULL, NULL);
 }

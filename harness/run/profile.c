@@ -254,7 +254,8 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
                !(src = dh_source_assemble(&bc))) {
         rc = dh_err_set(&e, DH_E_INTERNAL, "cannot assemble the baseline build");
     } else {
-        rc = dh_sass_costs_build(cc, src, opts, NULL, b->n_blocks, &sc, &e);
+        rc = dh_sass_costs_build(cc, src, opts, b->kernel ? b->kernel(&bc) : NULL,
+                                 b->n_blocks, &sc, &e);
     }
     free(src);
     if (rc) {

@@ -110,6 +110,12 @@ static const struct dh_kentry *entry_of(const struct dh_kit *k, const struct dh_
     return strcmp(v, "cpu_tdr") ? NULL : entry_of_name(k, "baseline");
 }
 
+const char *dh_kit_kernel(const struct dh_case *c)
+{
+    const struct dh_kentry *e = c->bench && c->bench->kit ? entry_of(c->bench->kit, c) : NULL;
+    return e ? e->entry : NULL;
+}
+
 const struct dh_kentry *dh__kit_entry(const struct dh_kit *k, const struct dh_case *c)
 {
     return entry_of(k, c);

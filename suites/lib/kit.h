@@ -220,7 +220,7 @@ long dh_kit_items(void *state);
     .setup = dh_kit_setup, .upload = dh_kit_upload, .run = dh_kit_run,              \
     .poison = dh_kit_poison, .verify = dh_kit_verify, .ceiling = dh_kit_ceiling,    \
     .teardown = dh_kit_teardown, .release = dh_kit_release, .items = dh_kit_items,  \
-    .presort = dh_kit_presort
+    .presort = dh_kit_presort, .kernel = dh_kit_kernel
 
 /* The host data as plain buffers, for the workload cache
  * (harness/run/wcache.c): each buffer's input as generated, then its
@@ -293,6 +293,10 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
  * buy_pool with the other layers melded), meld_key_dlt 27 (frontier/gdt:
  * key_dlt with every layer melded). 0: unknown. */
 int dh_kit_alg_code(const char *alg);
+
+/* The entry case c launches (its variant's, cpu_tdr's rr or the
+ * baseline's for dlt), NULL where the kit declares none: dh_bench.kernel. */
+const char *dh_kit_kernel(const struct dh_case *c);
 
 /* Run entry e with its declared arguments over `global` items (0: the
  * case's items) in work-groups of the case's wg: for a launch hook. */
