@@ -146,8 +146,14 @@ static void floor_units_and_launches(void **st)
      * launch 1 = 1 and 1 -> 4; 24 in all. One launch: the two groups on
      * two units at once -> 20 */
     uint32_t d[4] = {5, 1, 1, 1};
-    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 2, NULL, NULL) - 24) < 1e-9);
-    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 0, NULL, NULL) - 20) < 1e-9);
+    double ts;
+    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 2, NULL, &ts) - 24) < 1e-9);
+    /* the scheduled metric runs the launches in turn too: launch 0's
+     * group sums 4 x (5 + 1) = 24, launch 1's 4 x 2 = 8: 32 (it placed
+     * both launches' groups at once, 24, as if one launch) */
+    assert_true(fabs(ts - 32) < 1e-9);
+    assert_true(fabs(floor_of(d, 4, iss1, lat4, 2, 2, 1, 1, 0, NULL, &ts) - 20) < 1e-9);
+    assert_true(fabs(ts - 24) < 1e-9);
     /* later waves: the group goes to the slot that frees first (the
      * scheduled metric's placement; durations its latency sums): 1 unit,
      * 1 slot, groups of 1 run one after another on one scheduler: the

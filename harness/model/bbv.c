@@ -429,8 +429,12 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
         m->cfe = m->dwr = m->t_weighted = m->t_sched = m->t_floor = NAN;
         return;
     }
-    double thread_inst = 0, warp_inst = 0, total = 0, group_t = 0;
+    double thread_inst = 0, warp_inst = 0, total = 0, group_t = 0, mk = 0;
     long divergent = 0;
+    /* launches run one after another (the benchmark's launch_items; one
+     * launch when it declares none): each launch's groups are placed on
+     * the emptied slots, and its makespan adds to the run's */
+    long per = s->launch_items > 0 ? s->launch_items : n;
     for (long i = 0; i < nw; i++) {
         long s1 = i * w + w < n ? i * w + w : n;
         thread_inst += fig[i].thread_inst;
@@ -439,17 +443,23 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
         m->warps++;
         total += fig[i].t;
         group_t += fig[i].t;
+        int launch_end = s1 % per == 0 || s1 == n;
         /* a work-group ends: it goes to the slot that frees first */
-        if (s1 % wg == 0 || s1 == n) {
+        if (s1 % wg == 0 || launch_end) {
             heap[0] += group_t;
             heap_down(heap, nslot, 0);
             group_t = 0;
         }
+        if (launch_end) {
+            double lmk = 0;
+            for (int k = 0; k < nslot; k++) {
+                if (heap[k] > lmk)
+                    lmk = heap[k];
+                heap[k] = 0;
+            }
+            mk += lmk;
+        }
     }
-    double mk = 0;
-    for (int i = 0; i < nslot; i++)
-        if (heap[i] > mk)
-            mk = heap[i];
     m->cfe = warp_inst > 0 ? thread_inst / (warp_inst * w) : NAN;
     m->dwr = m->warps ? (double)divergent / (double)m->warps : NAN;
     m->t_weighted = total / cus;
