@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows darm-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -290,6 +290,18 @@ darm-windows)
       --size "${SIZE:-medium}" --backend cuda --reps 5 --variant baseline --param bs=32,256 \
       --param input=desc,random --fresh --no-cache --out "$out/bit-win1" > "$out/bit-win1.txt" 2>&1
   grep -hE "^(bench|pcm|bit) " "$out"/pcm-win1.txt "$out"/bit-win1.txt ;;
+nqu-launches)
+  # the scheduled metric run launch by launch, checked on launch shapes
+  # it was not fixed on: NQU with two groups a launch at wg 64 and 256
+  # (the rows it was fixed on are wg 128), natural and random order
+  for wg in 64 256; do
+    log "nqu-launches: wg $wg (${SIZE:-medium})"
+    timeout 250 $H run --suite darm --bench nqu --size "${SIZE:-medium}" --backend cuda --reps 10 \
+        --variant baseline,cpu_tdr --param per_launch=2wg --param order=natural,random \
+        --param regroup=key,sort,greedy,greedymax --param deal=0 --param wg=$wg --tune none \
+        --out "$out/nqu-2wg-wg$wg" > "$out/nqu-2wg-wg$wg.txt" 2>&1
+  done
+  grep -hE "^(bench|nqu) " "$out"/nqu-2wg-wg*.txt ;;
 parboil)
   # the parboil suite at medium, every remap form, CUDA then NVIDIA's
   # OpenCL (no warp votes there: hot and dgi only); counters on for CFE
