@@ -161,8 +161,10 @@ int dh_cmd_blocks(int argc, char **argv)
     }
     const struct dh_case *c = &runs[0].c;
     const struct dh_bench *b = c->bench;
-    if (!kernel && b->kernel)
-        kernel = b->kernel(c);             /* the baseline's declared entry */
+    if (!kernel && !sass && b->kernel)
+        kernel = b->kernel(c);             /* the baseline's declared entry (a listing
+                                              given with --sass: its *_baseline or only
+                                              kernel, or --kernel) */
     char *src = dh_source_assemble(c);
     char opts[8192];
     if (!src || dh_source_options(c, info, opts, sizeof opts)) {
