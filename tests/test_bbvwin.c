@@ -423,63 +423,54 @@ static void gdt_small_windows(void **st)
     free(refused.counts);
 }
 
+/* bench at size small with the totals and with one-step windows: both
+ * verify, the windows sum to the totals item for item, none overflows
+ * (a kernel that ran more steps than its bench declares saturates its
+ * last window and voids the model), and the modeled CFE falls by more
+ * than `drop`; the windowed run's window count is returned */
+static int one_step_windows(const char *suite, const char *bench, const char *unit, double drop)
+{
+    struct gdt_run off, on;
+    bench_small(suite, bench, NULL, NULL, &off);
+    assert_int_equal(off.status, 0);
+    assert_true(off.m.valid);
+    assert_int_equal(off.m.windows, 1);
+    bench_small(suite, bench, "1", NULL, &on);
+    if (on.status || !on.m.valid)
+        fprintf(stderr, "%s\n", on.message);
+    assert_int_equal(on.status, 0);
+    assert_true(on.m.valid);
+    assert_true(on.windowed);
+    assert_int_equal(on.items, off.items);
+    assert_memory_equal(on.counts, off.counts, (size_t)off.items * off.nb * 4);
+    fprintf(stderr, "  %s small, warp %d: modeled CFE %.3f totals, %.3f one-%s windows (%d)\n",
+            bench, off.m.warp_width, off.m.cfe32, on.m.cfe32, unit, on.m.windows);
+    assert_true(on.m.cfe32 < off.m.cfe32 - drop);
+    free(off.counts);
+    free(on.counts);
+    return on.m.windows;
+}
+
 /* nqu marks each iteration of its search as a step and declares the
- * reference's largest subtree as its steps: one-iteration windows sum to
- * the totals, no window overflows (the kernel runs no more iterations
- * than the reference counts: a mismatch would saturate the last window
- * and void the model), and the modeled CFE falls, the lanes' pushes and
- * pops no longer averaged over the search */
+ * reference's largest subtree as its steps; one-iteration windows price
+ * the lanes' pushes and pops as they ran, no longer averaged over the
+ * search (modeled CFE 0.712 -> 0.449) */
 static void nqu_small_windows(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
-    struct gdt_run off, on;
-    bench_small("darm", "nqu", NULL, NULL, &off);
-    assert_int_equal(off.status, 0);
-    assert_true(off.m.valid);
-    assert_int_equal(off.m.windows, 1);
-    bench_small("darm", "nqu", "1", NULL, &on);
-    if (on.status || !on.m.valid)
-        fprintf(stderr, "%s\n", on.message);
-    assert_int_equal(on.status, 0);
-    assert_true(on.m.valid);
-    assert_true(on.windowed);
-    assert_true(on.m.windows > 100);                   /* the largest subtree's iterations */
-    assert_int_equal(on.items, off.items);
-    assert_memory_equal(on.counts, off.counts, (size_t)off.items * off.nb * 4);
-    fprintf(stderr, "  nqu small, warp %d: modeled CFE %.3f totals, %.3f one-iteration "
-            "windows (%d)\n", off.m.warp_width, off.m.cfe32, on.m.cfe32, on.m.windows);
-    assert_true(on.m.cfe32 < off.m.cfe32 - 0.05);
-    free(off.counts);
-    free(on.counts);
+    assert_true(one_step_windows("darm", "nqu", "iteration", 0.05) > 100);
 }
 
 /* pcm marks each phase of its odd-even merge as a step (bs of them): a
  * run's role alternates with the phase, so its totals are half front,
- * half back; one-phase windows sum to the totals and price the warp's
- * two roles in every phase (modeled CFE 0.773 -> 0.463 at small, bs 32) */
+ * half back; one-phase windows price the warp's two roles in every phase
+ * (modeled CFE 0.773 -> 0.463 at small, bs 32) */
 static void pcm_small_windows(void **st)
 {
     (void)st;
     dh_test_need_device("opencl");
-    struct gdt_run off, on;
-    bench_small("darm", "pcm", NULL, NULL, &off);
-    assert_int_equal(off.status, 0);
-    assert_true(off.m.valid);
-    bench_small("darm", "pcm", "1", NULL, &on);
-    if (on.status || !on.m.valid)
-        fprintf(stderr, "%s\n", on.message);
-    assert_int_equal(on.status, 0);
-    assert_true(on.m.valid);
-    assert_true(on.windowed);
-    assert_int_equal(on.m.windows, 32);                 /* bs phases */
-    assert_int_equal(on.items, off.items);
-    assert_memory_equal(on.counts, off.counts, (size_t)off.items * off.nb * 4);
-    fprintf(stderr, "  pcm small, warp %d: modeled CFE %.3f totals, %.3f one-phase "
-            "windows\n", off.m.warp_width, off.m.cfe32, on.m.cfe32);
-    assert_true(on.m.cfe32 < off.m.cfe32 - 0.2);
-    free(off.counts);
-    free(on.counts);
+    assert_int_equal(one_step_windows("darm", "pcm", "phase", 0.2), 32);
 }
 
 int main(void)
