@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows darm-large parboil parboil-ncu pb-static-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows darm-large parboil parboil-ncu pb-static-ncu model-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -335,6 +335,33 @@ parboil-ncu)
         --counters no --no-model --out /tmp/ncu-$b-$v > "$out/ncu-$b-$v.csv" 2>&1
     echo "$b $v: $(grep -E '^"[0-9]' "$out/ncu-$b-$v.csv" | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/parboil-ncu.txt" ;;
+model-ncu)
+  # why a regrouped pol runs faster than its CFE says (docs/model.md "pol
+  # against its model"): the baseline and cpu_tdr key / sort of pol and
+  # cvp, every launch of the timed kernel under ncu (a BBV regrouping's
+  # profiling launch comes first; the last row is the timed one): issue,
+  # instructions, warps active, each stall reason per issued instruction,
+  # the busiest SM against the mean
+  log "model under ncu (${SIZE:-medium})"
+  m=smsp__inst_executed.sum,smsp__thread_inst_executed.sum,gpu__time_duration.sum
+  m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
+  m=$m,sm__cycles_active.avg,sm__cycles_active.max,sm__cycles_elapsed.max,launch__registers_per_thread
+  m=$m,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+  m=$m,smsp__warps_eligible.avg.per_cycle_active,smsp__warps_active.avg.per_cycle_active
+  for r in no_instruction branch_resolving barrier long_scoreboard short_scoreboard wait math_pipe_throttle \
+           not_selected selected dispatch_stall mio_throttle lg_throttle imc_miss drain membar sleeping tex_throttle; do
+    m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+  done
+  for spec in ${MODEL_NCU:-pol:baseline:pl_baseline: pol:cpu_tdr:pl_baseline:regroup=key pol:cpu_tdr:pl_baseline:regroup=sort \
+              cvp:baseline:cvp_baseline: cvp:cpu_tdr:cvp_baseline:regroup=key cvp:cpu_tdr:cvp_baseline:regroup=sort}; do
+    IFS=: read -r b v k p <<< "$spec"
+    pa=(); for kv in ${p//,/ }; do pa+=(--param "$kv"); done
+    f="$out/ncu-$b-$v${p:+-${p//[,=]/_}}.csv"
+    timeout 200 ncu --metrics $m -k $k -c 4 --csv $H run --suite frontier --bench $b --backend cuda \
+        --variant $v "${pa[@]}" --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
+        --counters no --no-model --fresh --out /tmp/ncu-m-$b-$v-$p > "$f" 2>&1
+    echo "$b $v $p: $(grep -E '^"[0-9]' "$f" | tail -n $(echo $m | tr , '\n' | wc -l) | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
+  done | tee "$out/model-ncu.txt" ;;
 pb-static-ncu)
   # PB's static map against the baseline and hot, one launch each under ncu
   # at k=3 s=2 and k=2 s=2: README's prediction for static_trips is about
