@@ -357,9 +357,15 @@ model-ncu)
     IFS=: read -r b v k p <<< "$spec"
     pa=(); for kv in ${p//,/ }; do pa+=(--param "$kv"); done
     f="$out/ncu-$b-$v${p:+-${p//[,=]/_}}.csv"
+    # a BBV regrouping needs its profiling launch (the model on); key and
+    # the baseline run without it
+    nm=--no-model; case $p in *regroup=sort*|*regroup=greedy*) nm= ;; esac
     timeout 200 ncu --metrics $m -k $k -c 4 --csv $H run --suite frontier --bench $b --backend cuda \
         --variant $v "${pa[@]}" --size "${SIZE:-medium}" --reps 1 --warmup 1 --isolate no \
-        --counters no --no-model --fresh --out /tmp/ncu-m-$b-$v-$p > "$f" 2>&1
+        --counters no $nm --fresh --out /tmp/ncu-m-$b-$v-$p > "$f" 2>&1
+    # one line per launch: instructions and time (the profiling launch
+    # counts blocks, so it issues more)
+    grep -E '^"[0-9]' "$f" | awk -F'","' '$(NF-2)=="smsp__inst_executed.sum" || $(NF-2)=="gpu__time_duration.sum" {printf "  launch %s %s=%s\n", substr($1,2), $(NF-2), $NF}'
     echo "$b $v $p: $(grep -E '^"[0-9]' "$f" | tail -n $(echo $m | tr , '\n' | wc -l) | awk -F'","' '{printf "%s=%s ", $(NF-2), $NF}')"
   done | tee "$out/model-ncu.txt" ;;
 pb-static-ncu)
