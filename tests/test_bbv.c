@@ -12,6 +12,7 @@
 #include "../harness/model/price.h"
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
+#include "../suites/bbv/mc/mc_vol.h"
 #include "../suites/lib/regroup.h"
 #include "../suites/suite.h"
 
@@ -512,6 +513,102 @@ static void profile_pol_guards(void **st)
     free(runs);
 }
 
+/* bbv/mc's divz blocks: edge e's division (iso - fa) / (fb - fa) with a
+ * zero operand, counted per slot exactly as the host finds it in the same
+ * volume (mc_vol.c, small: n 64, 64 blobs, seed 1); priced by the
+ * latency table's fdivz (NVIDIA's slow path: 38 instructions, nothing on
+ * the generic table), they take the modeled CFE at warp 32 from the
+ * triangle loop's alone (0.78) to about what CUPTI measures (0.53 at
+ * medium on the H100). */
+static void profile_mc_divz(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    struct dh_selection sel = {.suite = "bbv", .benches = "mc", .size = "small", .reps = 1,
+                               .warmup = 0, .timeout_s = 300, .device = -1,
+                               .backends = "opencl", .variants = "baseline", .model = 1};
+    struct dh_run *runs;
+    int n;
+    assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+    assert_int_equal(n, 1);
+    struct dh_worker w;
+    assert_int_equal(dh_worker_open(&w, dh_backend_find("opencl"), 0, &e), 0);
+    unsetenv("DH_BLOCK_COSTS");
+    dh_worker_run(&w, &runs[0].c, &runs[0].r);
+    if (runs[0].r.status)
+        fprintf(stderr, "%s\n", runs[0].r.message);
+    assert_int_equal(runs[0].r.status, 0);
+    const struct dh_bbv *b = &w.bbv;
+    const struct dh_bench *mb = runs[0].c.bench;
+    int nb = mb->n_blocks;
+    assert_int_equal(nb, 14);
+    assert_string_equal(mb->blocks[2].name, "divz0");
+
+    /* the same volume and list on the host */
+    const int vn = 64;
+    const long cap = 24576;
+    static struct mc_table t;
+    assert_int_equal(mc_table_build(&t), 0);
+    unsigned char *vol = malloc((size_t)vn * vn * vn);
+    int *vox = malloc(cap * sizeof *vox), *ofs = malloc(cap * sizeof *ofs);
+    unsigned char *cls = malloc(cap);
+    long nact, nverts;
+    mc_vol_make(vol, vn, (long)vn * vn * vn / 4096, 0x3c0be5ULL ^ (1ULL << 24));
+    assert_int_equal(mc_vol_compact(vol, vn, &t, cap, 7 * cap, vox, cls, ofs, &nact, &nverts), 0);
+    assert_int_equal(b->n_items, cap);
+    static const int ends[12][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
+                                    {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+    long pl = (long)vn * vn, zero = 0;
+    for (long i = 0; i < cap; i++) {
+        const uint32_t *c = b->counts + i * nb;
+        if (i >= nact) {                                /* padding counts nothing */
+            for (int k = 0; k < nb; k++)
+                assert_int_equal(c[k], 0);
+            continue;
+        }
+        long v = vox[i];
+        int sm[8] = {vol[v], vol[v + 1], vol[v + 1 + vn], vol[v + vn], vol[v + pl],
+                     vol[v + pl + 1], vol[v + pl + 1 + vn], vol[v + pl + vn]};
+        assert_int_equal(c[0], 1);
+        assert_int_equal(c[1], cls[i] / 3);
+        for (int k = 0; k < 12; k++) {
+            int fa = sm[ends[k][0]], fb = sm[ends[k][1]];
+            uint32_t want = fa == fb || fa == MC_ISO;
+            if (c[2 + k] != want)
+                fprintf(stderr, "slot %ld edge %d: %u counted, %u expected\n", i, k, c[2 + k], want);
+            assert_int_equal(c[2 + k], want);
+            zero += want;
+        }
+    }
+    assert_true(zero > nact / 10);                      /* the case is common */
+
+    /* priced: 38 instructions on nvidia-sm90, nothing on the generic table */
+    struct dh_latency_table lt;
+    setenv("DH_LATENCY_TABLE", "generic", 1);
+    assert_int_equal(dh_latency_table_for(&w.info, &lt, &e), 0);
+    double cy[14], in[14];
+    dh_bbv_block_costs(mb->blocks, nb, &lt, cy, in);
+    assert_true(in[2] == 0 && cy[2] == 0);
+    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);
+    assert_int_equal(dh_latency_table_for(&w.info, &lt, &e), 0);
+    unsetenv("DH_LATENCY_TABLE");
+    dh_bbv_block_costs(mb->blocks, nb, &lt, cy, in);
+    assert_true(in[2] == 38 && cy[2] == 210);
+    struct dh_bbv_metrics with, without;
+    dh_bbv_metrics(b, cy, in, NULL, 32, 256, 132, 8, &with);
+    for (int k = 2; k < nb; k++)
+        cy[k] = in[k] = 0;
+    dh_bbv_metrics(b, cy, in, NULL, 32, 256, 132, 8, &without);
+    assert_true(without.cfe > 0.75 && without.cfe < 0.80);
+    assert_true(with.cfe > 0.50 && with.cfe < 0.60);
+    free(vol), free(vox), free(ofs), free(cls);
+    dh_worker_close(&w);
+    free(runs);
+}
+
 /* The host regroupings run on every core (dh_regroup_threads): the same
  * permutation at any width, and the sort is the stable lexicographic
  * order of the BBVs (ties in item order), checked slot by slot. */
@@ -660,6 +757,7 @@ int main(void)
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
         cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),
+        cmocka_unit_test(profile_mc_divz),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 #include <omp.h>
 
 const char *const dh_opc_names[DH_OPC_N] = {
-    "fp", "alu", "mul", "div", "ldg", "stg", "lds", "atom", "bar", "br",
+    "fp", "alu", "mul", "div", "ldg", "stg", "lds", "atom", "bar", "br", "fdivz",
 };
 
 /* The tables. Cycles: dependent-issue latencies. NVIDIA sm_90 from
@@ -20,15 +20,23 @@ const char *const dh_opc_names[DH_OPC_N] = {
  * 3 IMADs. Issue counts (instructions per source operation) were fitted
  * on micro/branch against CUPTI's counts only: a global access carries
  * an address computation, a branch a compare, a loop iteration its
- * counter update and test. docs/model.md tells the story. */
+ * counter update and test. docs/model.md tells the story.
+ * fdivz, an fp32 division with a zero operand (nvidia-sm90 only: the
+ * division's slow path), from the H100 itself: issue 38 = the 34 warp
+ * instructions of the slow-path subroutine per call in bbv/mc's sm_90
+ * code (ncu's per-instruction counts, docs/model.md "MC's divisions")
+ * and the 4 moves and call around it; cycles 210 = the latency it adds
+ * to a division (tools/standalone/div_slowpath.cu: 241 cycles for 0 / 5
+ * and 267 for 5 / 0 against 45 for 3 / 5). Elsewhere 0: AMD's and a
+ * CPU's divisions have no such path. */
 static const struct dh_latency_table builtin[] = {
     {
         .name = "nvidia-sm90",
         .origin = "Hopper microbenchmark latencies; issue counts fitted on micro/branch "
                   "(CUPTI)",
-        /*           fp  alu mul div ldg stg lds atom bar br */
-        .cycles = {  4,  4,  4, 60, 33,  4, 29, 40, 20,  6 },
-        .issue  = {  1,  1,  1, 20,  2,  2,  1,  1,  1,  2 },
+        /*           fp  alu mul div ldg stg lds atom bar br fdivz */
+        .cycles = {  4,  4,  4, 60, 33,  4, 29, 40, 20,  6, 210 },
+        .issue  = {  1,  1,  1, 20,  2,  2,  1,  1,  1,  2,  38 },
         .max_threads_per_cu = 2048,
         .max_groups_per_cu = 32,
         .schedulers_per_cu = 4,
@@ -37,8 +45,8 @@ static const struct dh_latency_table builtin[] = {
         .name = "generic",
         .origin = "unit costs: one cycle and one instruction per operation, a "
                   "division 20; no device measurement behind it",
-        .cycles = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1 },
-        .issue  = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1 },
+        .cycles = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1,  0 },
+        .issue  = {  1,  1,  1, 20,  1,  1,  1,  1,  1,  1,  0 },
         .max_threads_per_cu = 0,
         .max_groups_per_cu = 1,
         .schedulers_per_cu = 1,

@@ -38,8 +38,8 @@
 #include "../../backends/backend.h"
 #include "blocks.h"
 
-#define DH_OPC_N 10
-extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br */
+#define DH_OPC_N 11
+extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br fdivz */
 
 /* One device class: cycles and issued instructions per operation, and
  * what bounds how many work-groups a compute unit runs at once. */

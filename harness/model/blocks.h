@@ -26,6 +26,10 @@ struct dh_bb_ops {
     float atom;   /* local-memory atomic */
     float bar;    /* work-group barrier */
     float br;     /* branch: a condition tested, a loop iteration, a switch */
+    float fdivz;  /* an fp32 division with a zero operand: where the IEEE division
+                     (CUDA's default, div.rn.f32) checks its operands (FCHK) and
+                     calls its slow path; counted by a block of its own under the
+                     operands' test (bbv/mc's divz blocks) */
 };
 struct dh_bb_def {
     const char *name;

@@ -157,9 +157,16 @@ static int mc_sort_key(const struct dh_khost *h, int *key)
  * subtractions, a division, three lerps, three local stores each) and
  * the count's store; a trip's three table loads, nine local loads, the
  * edges and cross product, and 18 stores. */
+/* entry and tri counted against mc.k; divz0 .. divz11 are one fp32
+ * division with a zero operand each, which the latency table prices (its
+ * slow path on NVIDIA, nothing elsewhere) */
+#define MC_DIVZ_DEF(e) {"divz" #e, {.fdivz = 1}}
 static const struct dh_bb_def blocks[] = {
     {"entry", {.fp = 201, .alu = 82, .ldg = 11, .stg = 1, .lds = 36, .br = 2}},
     {"tri", {.fp = 15, .alu = 20, .ldg = 3, .lds = 9, .stg = 18, .br = 1}},
+    MC_DIVZ_DEF(0), MC_DIVZ_DEF(1), MC_DIVZ_DEF(2), MC_DIVZ_DEF(3),
+    MC_DIVZ_DEF(4), MC_DIVZ_DEF(5), MC_DIVZ_DEF(6), MC_DIVZ_DEF(7),
+    MC_DIVZ_DEF(8), MC_DIVZ_DEF(9), MC_DIVZ_DEF(10), MC_DIVZ_DEF(11),
 };
 
 static double ops_of(const struct dh_bb_ops *o)
