@@ -609,6 +609,41 @@ static void profile_mc_divz(void **st)
     free(runs);
 }
 
+/* A division with a zero operand (fdivz) costs its slow path where the
+ * division is the IEEE one: CUDA and HIP on an sm_90 device; NVIDIA's
+ * OpenCL compiles `/` to div.full.f32 (no slow path), so its table
+ * prices it 0; a table named by DH_LATENCY_TABLE is taken as it is. */
+static void fdivz_by_platform(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    struct dh_latency_table t;
+    unsetenv("DH_LATENCY_TABLE");
+    struct dh_device_info cuda = {.name = "NVIDIA H100 80GB HBM3", .platform = "CUDA",
+                                  .arch = "sm_90", .warp_width = 32};
+    struct dh_device_info hip = cuda, ocl = cuda, cpu = {.name = "pthread-AMD EPYC",
+                                                         .platform = "Portable Computing Language"};
+    snprintf(hip.platform, sizeof hip.platform, "HIP");
+    snprintf(ocl.platform, sizeof ocl.platform, "NVIDIA CUDA");
+    assert_int_equal(dh_latency_table_for(&cuda, &t, &e), 0);
+    assert_string_equal(t.name, "nvidia-sm90");
+    assert_true(t.issue[DH_OPC_FDIVZ] == 38 && t.cycles[DH_OPC_FDIVZ] == 210);
+    assert_int_equal(dh_latency_table_for(&hip, &t, &e), 0);
+    assert_true(t.issue[DH_OPC_FDIVZ] == 38);
+    assert_int_equal(dh_latency_table_for(&ocl, &t, &e), 0);
+    assert_string_equal(t.name, "nvidia-sm90");
+    assert_true(t.issue[DH_OPC_FDIVZ] == 0 && t.cycles[DH_OPC_FDIVZ] == 0);
+    assert_true(t.issue[0] == 1);                       /* the rest as before */
+    assert_int_equal(dh_latency_table_for(&cpu, &t, &e), 0);
+    assert_true(t.issue[DH_OPC_FDIVZ] == 0);
+    setenv("DH_LATENCY_TABLE", "nvidia-sm90", 1);      /* named: as it is */
+    assert_int_equal(dh_latency_table_for(&ocl, &t, &e), 0);
+    assert_true(t.issue[DH_OPC_FDIVZ] == 38);
+    assert_int_equal(dh_latency_table_for(&cpu, &t, &e), 0);
+    assert_true(t.issue[DH_OPC_FDIVZ] == 38);
+    unsetenv("DH_LATENCY_TABLE");
+}
+
 /* The host regroupings run on every core (dh_regroup_threads): the same
  * permutation at any width, and the sort is the stable lexicographic
  * order of the BBVs (ties in item order), checked slot by slot. */
@@ -757,7 +792,7 @@ int main(void)
         cmocka_unit_test(overflow_found),    cmocka_unit_test(instrumented_identity),
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
         cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),
-        cmocka_unit_test(profile_mc_divz),
+        cmocka_unit_test(profile_mc_divz), cmocka_unit_test(fdivz_by_platform),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
 }

@@ -39,6 +39,7 @@
 #include "blocks.h"
 
 #define DH_OPC_N 11
+#define DH_OPC_FDIVZ 10                             /* dh_opc_names' fdivz */
 extern const char *const dh_opc_names[DH_OPC_N];   /* fp alu mul ... br fdivz */
 
 /* One device class: cycles and issued instructions per operation, and
