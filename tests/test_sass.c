@@ -478,6 +478,47 @@ static void called_subroutine(void **st)
     dh_bb_markers_free(&m);
 }
 
+/* an IEEE division's slow path (`..._slowpath`, called only for special
+ * operands: a zero, a denormal) is not priced at its CALL: the fast path
+ * is what a division costs, and a benchmark whose data takes the slow
+ * path marks it as a block of its own (bbv/mc's divz); LBM's six
+ * divisions by the density took 525 instructions an execution of its
+ * fluid block with the slow paths, 195 without, against the H100's 196 */
+static void slowpath_not_priced(void **st)
+{
+    (void)st;
+    const char *src = "#line 1 \"a.k\"\n"
+                      "DH_KERNEL void k(void)\n"
+                      "{\n"
+                      "    DH_BB(0); y = a / b;\n"
+                      "}\n";
+    const char *listing =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "\t//## File \"/src/a.k\", line 3\n"
+        "        /*0000*/                   FCHK P0, R1, R2 ;\n"
+        "        /*0010*/              @!P0 BRA `(.L_x_1) ;\n"
+        "        /*0020*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath) ;\n"
+        ".L_x_1:\n"
+        "        /*0030*/                   EXIT ;\n"
+        "$__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath:\n"
+        "        /*0040*/                   SHF.R.U32.HI R33, RZ, 0x17, R5 ;\n"
+        "        /*0050*/                   MUFU.RCP R2, R2 ;\n"
+        "        /*0060*/                   RET.REL.NODEC R16 `(k) ;\n";
+    struct dh_bb_markers m;
+    struct dh_sass s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_bb_markers_scan(src, "", &m, &e), 0);
+    assert_int_equal(dh_sass_parse(listing, &s, &e), 0);
+    struct dh_sass_block b[1];
+    int unmarked, shared;
+    dh_sass_blocks(&s, 0, &m, 1, b, &unmarked, &shared);
+    assert_int_equal(b[0].called, 0);
+    assert_int_equal(b[0].insts, 3);                   /* FCHK, BRA, EXIT */
+    assert_true(fabs(b[0].inst_per_exec - 3) < 1e-12);
+    dh_sass_free(&s);
+    dh_bb_markers_free(&m);
+}
+
 /* compiled costs replace the table's in the model, and the record says
  * where the costs came from, through the results file and back */
 static void model_records_costs(void **st)
@@ -758,7 +799,7 @@ int main(void)
         cmocka_unit_test(markers_and_mapping),
         cmocka_unit_test(marker_scan_forms),
         cmocka_unit_test(define_cut_short),
-        cmocka_unit_test(called_subroutine),
+        cmocka_unit_test(called_subroutine), cmocka_unit_test(slowpath_not_priced),
         cmocka_unit_test(model_records_costs),
         cmocka_unit_test(cost_table),
         cmocka_unit_test(blocks_command),

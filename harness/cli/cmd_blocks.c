@@ -197,6 +197,7 @@ int dh_cmd_blocks(int argc, char **argv)
     struct dh_latency_table t;
     struct dh_device_info h100 = {0};
     snprintf(h100.arch, sizeof h100.arch, "sm_90");
+    snprintf(h100.platform, sizeof h100.platform, "CUDA");   /* the code priced is CUDA's */
     unsetenv("DH_LATENCY_TABLE");            /* the hand side: the built-in table */
     dh_latency_table_for(&h100, &t, &e);
     double *hc = calloc((size_t)b->n_blocks, sizeof *hc), *hi = calloc((size_t)b->n_blocks, sizeof *hi);

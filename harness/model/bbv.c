@@ -129,7 +129,7 @@ int dh_latency_table_for(const struct dh_device_info *dev, struct dh_latency_tab
          * not ask for): NVIDIA's OpenCL compiles it to div.full.f32, no
          * slow path (its PTX in the program cache, 2026-11-26). CUDA's and
          * HIP's `/` is div.rn.f32. */
-        if (strcmp(dev->platform, "CUDA") && strcmp(dev->platform, "HIP")) {
+        if (dev->platform[0] && strcmp(dev->platform, "CUDA") && strcmp(dev->platform, "HIP")) {
             t->cycles[DH_OPC_FDIVZ] = t->issue[DH_OPC_FDIVZ] = 0;
             snprintf(t->origin + strlen(t->origin), sizeof t->origin - strlen(t->origin),
                      "; OpenCL: fdivz 0");

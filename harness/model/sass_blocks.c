@@ -336,6 +336,14 @@ void dh_sass_blocks(const struct dh_sass *s, int func, const struct dh_bb_marker
         if (b < 0 || b >= nb)
             continue;
         const struct dh_sass_inst *in = &s->v[i];
+        /* a call of a slow path (the IEEE division's or reciprocal's
+         * `..._slowpath`, for special operands only) is not what the
+         * block costs: neither it nor its subroutine is priced. Data that
+         * takes it is marked as a block of its own (bbv/mc's divz, priced
+         * by the latency table's fdivz). The moves around the call, in
+         * the region the fast path branches over, are still counted. */
+        if (!strncmp(in->op, "CALL", 4) && strstr(in->args, "_slowpath"))
+            continue;
         int known = 1;
         double c = dh_sass_op_cost(in->op, &known);
         struct dh_sass_block *o = &out[b];
