@@ -129,6 +129,13 @@ struct dh_bench {
     const struct dh_bb_def *blocks;
     int n_blocks;
     const char *bound;
+    /* (optional) The block costs the model takes for this benchmark when
+     * DH_BLOCK_COSTS is unset: "sass+pred" (the compiled kernel's, where
+     * they can be read: a CUDA or HIP device of sm_XY, or DH_SASS_ARCH,
+     * with NVRTC and nvdisasm; else the hand table, silently). Declared
+     * where the compiled costs were measured closer to CUPTI than the
+     * hand table (docs/model.md). NULL: the hand table. */
+    const char *costs;
     /* Work-items of one launch of the profiled (baseline) kernel: the BBV
      * buffer holds n_blocks counters per item. */
     long (*items)(void *state);

@@ -644,6 +644,54 @@ static void fdivz_by_platform(void **st)
     unsetenv("DH_LATENCY_TABLE");
 }
 
+/* A benchmark that prefers compiled costs (parboil/lbm) takes them only
+ * where they can be had: on the OpenCL CPU device with DH_BLOCK_COSTS
+ * unset and no DH_SASS_ARCH, the hand table, quietly; with
+ * DH_BLOCK_COSTS=hand always the hand table; with DH_SASS_ARCH=90 the
+ * compiled ones where NVRTC and nvdisasm are present. */
+static void preferred_costs(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    struct dh_devlist devs;
+    struct dh_err e = {0};
+    assert_int_equal(dh_devices_gather(&devs, 0, &e), 0);
+    assert_string_equal(dh_bench_find("parboil", "lbm")->costs, "sass+pred");
+    const char *how[3] = {NULL, "hand", NULL};
+    for (int k = 0; k < 3; k++) {
+        struct dh_selection sel = {.suite = "parboil", .benches = "lbm", .size = "small",
+                                   .reps = 1, .warmup = 0, .timeout_s = 300, .device = -1,
+                                   .backends = "opencl", .variants = "baseline", .model = 1,
+                                   .params = {"shape=spheres"}, .n_params = 1};
+        struct dh_run *runs;
+        int n;
+        assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);
+        assert_int_equal(n, 1);
+        if (how[k])
+            setenv("DH_BLOCK_COSTS", how[k], 1);
+        else
+            unsetenv("DH_BLOCK_COSTS");
+        if (k == 2)
+            setenv("DH_SASS_ARCH", "90", 1);
+        struct dh_worker w;
+        assert_int_equal(dh_worker_open(&w, dh_backend_find("opencl"), 0, &e), 0);
+        dh_worker_run(&w, &runs[0].c, &runs[0].r);
+        unsetenv("DH_BLOCK_COSTS");
+        unsetenv("DH_SASS_ARCH");
+        assert_int_equal(runs[0].r.status, 0);
+        const struct dh_model_result *m = &runs[0].r.model;
+        assert_true(m->valid);
+        if (k < 2)
+            assert_string_equal(m->costs, "hand");
+        else if (strcmp(m->costs, "hand"))          /* NVRTC here: compiled */
+            assert_non_null(strstr(m->costs, "sass+pred"));
+        else
+            fprintf(stderr, "  (NVRTC or nvdisasm unavailable: the hand table, as it should)\n");
+        dh_worker_close(&w);
+        free(runs);
+    }
+}
+
 /* The host regroupings run on every core (dh_regroup_threads): the same
  * permutation at any width, and the sort is the stable lexicographic
  * order of the BBVs (ties in item order), checked slot by slot. */
@@ -793,6 +841,7 @@ int main(void)
         cmocka_unit_test(latency_file),      cmocka_unit_test(profile_micro),
         cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),
         cmocka_unit_test(profile_mc_divz), cmocka_unit_test(fdivz_by_platform),
+        cmocka_unit_test(preferred_costs),
     };
     return cmocka_run_group_tests_name("bbv", t, NULL, NULL);
 }

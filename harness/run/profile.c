@@ -230,16 +230,27 @@ out:
  * DH_SASS_ARCH (e.g. 90, to price H100 code from a PoCL run). */
 static void sass_costs(struct dh_worker *w, const struct dh_case *c)
 {
+    const struct dh_bench *b = c->bench;
     const char *sel = getenv("DH_BLOCK_COSTS");
+    /* unset: the benchmark's own preference, taken where it can be had
+     * (the device's code is CUDA's or HIP's for an sm_XY, or DH_SASS_ARCH
+     * names one) and quietly left for the hand table where not */
+    int preferred = (!sel || !*sel) && b->costs;
+    if (preferred)
+        sel = b->costs;
     int pred = sel && !strcmp(sel, "sass+pred");
     if (!sel || (strcmp(sel, "sass") && !pred) || w->bbv_sass_tried)
         return;
     w->bbv_sass_tried = 1;
-    const struct dh_bench *b = c->bench;
     int cc = 0;
     const char *env_cc = getenv("DH_SASS_ARCH");
-    if (sscanf(w->info.arch, "sm_%d", &cc) != 1 && env_cc)
+    int own = sscanf(w->info.arch, "sm_%d", &cc) == 1;
+    if (preferred && own && strcmp(w->info.platform, "CUDA") && strcmp(w->info.platform, "HIP"))
+        own = 0, cc = 0;                 /* NVIDIA's OpenCL: other code */
+    if (!own && env_cc)
         cc = atoi(env_cc);
+    if (preferred && cc <= 0)
+        return;
     struct dh_case bc = *c;
     snprintf(bc.variant, sizeof bc.variant, "baseline");
     char opts[4096];
@@ -259,8 +270,9 @@ static void sass_costs(struct dh_worker *w, const struct dh_case *c)
     }
     free(src);
     if (rc) {
-        fprintf(stderr, "harness: DH_BLOCK_COSTS=%s for %s/%s: %s; hand costs used\n",
-                sel, c->suite, c->bench_name, e.msg);
+        if (!preferred)
+            fprintf(stderr, "harness: DH_BLOCK_COSTS=%s for %s/%s: %s; hand costs used\n",
+                    sel, c->suite, c->bench_name, e.msg);
         return;
     }
     if (!(w->bbv_sass = calloc((size_t)b->n_blocks * 4, sizeof *w->bbv_sass)) ||
