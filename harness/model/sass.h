@@ -84,6 +84,10 @@ void dh_sass_cost_table(char *out, size_t len);
 struct dh_bb_marker {
     char file[256];
     int line;
+    int first;                    /* the region's first line: line, or for a kernel's
+                                     first marker at the top of its body, the body's
+                                     first line (its prologue runs on every lane);
+                                     0: line */
     int last;                     /* the region's last line */
     int id;                       /* -1: the id did not evaluate (a runtime value, or
                                      a parameter: see func) */

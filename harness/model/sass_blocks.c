@@ -91,7 +91,8 @@ static int block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
         best = -1;
         for (int i = 0; i < m->n; i++) {
             const struct dh_bb_marker *k = &m->v[i];
-            if (line < k->line || line > k->last || !same_file(file, k->file) ||
+            if (line < (k->first > 0 ? k->first : k->line) || line > k->last ||
+                !same_file(file, k->file) ||
                 (exclude >= 0 && k->id == exclude) || (skip >= 0 && k->line >= skip))
                 continue;
             if (best < 0 || k->line > m->v[best].line) {

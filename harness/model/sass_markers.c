@@ -30,6 +30,10 @@ struct scan {
     /* a DH_BB_N marker covers the loop statement after it: the marker,
      * its depth, and the loop's brace scope once open */
     int pend_n, pend_depth, pend_open, loop_scope;
+    /* the open function: a kernel (DH_KERNEL, __global__ or __kernel in
+     * its header), and the first line of its header (its parameters'
+     * loads carry that line) */
+    int kernel, body_line, hdr_line;
 };
 
 /* text = PARAM [(+|-) expr]: the parameter's index and the offset */
@@ -94,10 +98,22 @@ static int marker_add(struct scan *sc, long id, int n_form, long count, const ch
         sc->pend_depth = sc->depth;
         sc->pend_open = 0;
     }
+    /* a kernel's first marker at the top of its body also takes the
+     * lines before it (the index, the early return, the loads: code
+     * every lane runs before any branch) */
+    int first = sc->line;
+    if (sc->kernel && !n_form && sc->depth == 1 && sc->body_line > 0) {
+        int earlier = 0;
+        for (int i = 0; i < m->n; i++)
+            earlier |= m->v[i].scope == scope && !strcmp(m->v[i].file, sc->file);
+        if (!earlier)
+            first = sc->body_line;
+    }
     struct dh_bb_marker *k = &m->v[m->n++];
     memset(k, 0, sizeof *k);
     snprintf(k->file, sizeof k->file, "%s", sc->file);
     k->line = sc->line;
+    k->first = first;
     k->id = (int)id;
     k->n_form = n_form;
     k->count = count;
@@ -268,6 +284,9 @@ static void function_header(struct scan *sc)
 {
     sc->fn[0] = 0;
     sc->fn_nparam = 0;
+    sc->kernel = strstr(sc->hdr, "KERNEL") || strstr(sc->hdr, "__global__") ||
+                 strstr(sc->hdr, "__kernel");
+    sc->body_line = sc->hdr_line > 0 && sc->hdr_line <= sc->line ? sc->hdr_line : sc->line;
     const char *p = strchr(sc->hdr, '(');
     if (!p)
         return;
@@ -467,6 +486,8 @@ static int code_line(struct scan *sc, const char *code, const char *rest)
                 sc->hdr[0] = 0;
             }
             else if (h + 1 < sizeof sc->hdr) {
+                if (!h && *c != ' ' && *c != '\t')
+                    sc->hdr_line = sc->line;
                 sc->hdr[h] = *c;
                 sc->hdr[h + 1] = 0;
             }
