@@ -162,6 +162,14 @@ typedef unsigned long long dh_mask_t;
  * marker is nothing. A helper function that runs the item's outer loop
  * (called once an item, from a kernel that has done DH_BBV_ITEM) counts
  * its steps itself: DH_BBV_LOOP_SCOPE(); at its top.
+ * A benchmark whose steps are launches (rodinia/bfs: a launch pair a
+ * level) and whose item knows the step it is in, counts from there into
+ * that step's row:
+ *   DH_BBV_ROW(step);   what follows counts into row step / K (a step
+ *                       past the last row saturates it, as above)
+ * Blocks every item runs in every step (a kernel's entry) may stay in
+ * row 0: the max over a warp's lanes of a count they all share is the
+ * same summed by rows or not.
  */
 #ifdef DH_BBV
 #ifndef DH_BBV_NB
@@ -177,11 +185,23 @@ typedef unsigned long long dh_mask_t;
 /* dh__bbv_k: the item's steps so far; its row: window (k - 1) / K */
 #define DH_BBV_ITEM(i)                                                           \
     unsigned dh__bbv_k = 0;                                                      \
-    DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB * DH_BBV_WINS
+    size_t dh__bbv_i = (size_t)(i);                                              \
+    DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + dh__bbv_i * DH_BBV_NB * DH_BBV_WINS
 #define DH_BBV_REITEM(i)                                                         \
-    (dh__bbv = dh__bbv_base + ((size_t)(i) * DH_BBV_WINS                        \
+    (dh__bbv_i = (size_t)(i),                                                    \
+     dh__bbv = dh__bbv_base + (dh__bbv_i * DH_BBV_WINS                           \
                                + (dh__bbv_k ? (dh__bbv_k - 1u) / DH_BBV_WIN : 0u)) * DH_BBV_NB)
 #define DH_BBV_LOOP_SCOPE() unsigned dh__bbv_k = 0
+#define DH_BBV_ROW(step)                                                         \
+    do {                                                                         \
+        unsigned dh__bbv_r = (unsigned)(step) / DH_BBV_WIN;                      \
+        dh__bbv = dh__bbv_base + (dh__bbv_i * DH_BBV_WINS                        \
+                                  + (dh__bbv_r < DH_BBV_WINS ? dh__bbv_r         \
+                                                             : DH_BBV_WINS - 1)) \
+                                 * DH_BBV_NB;                                    \
+        if (dh__bbv_r >= DH_BBV_WINS)                                            \
+            dh__bbv[0] = 0xffffffffu;   /* more steps than declared */           \
+    } while (0)
 #define DH_BBV_STEP()                                                            \
     do {                                                                         \
         if (dh__bbv_k && dh__bbv_k % DH_BBV_WIN == 0) {                          \
@@ -197,6 +217,7 @@ typedef unsigned long long dh_mask_t;
 #define DH_BBV_REITEM(i) (dh__bbv = dh__bbv_base + (size_t)(i) * DH_BBV_NB)
 #define DH_BBV_STEP() do { } while (0)
 #define DH_BBV_LOOP_SCOPE() do { } while (0)
+#define DH_BBV_ROW(step) do { } while (0)
 #endif
 DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 {
@@ -215,6 +236,7 @@ DH_DEVICE void dh__bbv_add(DH_GLOBAL unsigned *p, unsigned n)
 #define DH_BB_N(id, n) do { } while (0)
 #define DH_BBV_STEP() do { } while (0)
 #define DH_BBV_LOOP_SCOPE() do { } while (0)
+#define DH_BBV_ROW(step) do { } while (0)
 #endif
 
 #endif
