@@ -16,6 +16,10 @@ h=${HARNESS:-build/harness}
 R=results/reference/h100
 mkdir -p "$out"
 export DH_LATENCY_TABLE=nvidia-sm90 DH_WARP_WIDTH=32 DH_MODEL_CUS=132
+# the H100's compiled code where a benchmark prefers compiled block costs
+# (pol, dh_bench.costs): needs NVRTC and nvdisasm (DH_NVDISASM or PATH);
+# without them pol is priced with its hand table and "s (run)" differs
+export DH_SASS_ARCH=90
 run() {   # name, then run options
     local name=$1
     shift
@@ -29,6 +33,11 @@ run() {   # name, then run options
 }
 [ -f "$out/frontier/results.xml" ] ||
     run frontier --suite frontier --bench cvp,pol --param regroup=key,sort,greedy,greedymax
+# pol with its hand table, a contrast (docs/model.md "Which costs a
+# benchmark prefers")
+[ -f "$out/frontier-hand/results.xml" ] ||
+    DH_BLOCK_COSTS=hand run frontier-hand --suite frontier --bench pol \
+        --param regroup=key,sort,greedy,greedymax
 # deal is a tunable, not part of a case: one run each
 [ -f "$out/sw-deal2/results.xml" ] ||
     run sw-deal2 --suite bbv --bench sw --param regroup=key,sort,greedy,greedymax --param deal=2
@@ -43,12 +52,16 @@ run() {   # name, then run options
 # cvp and pol: the H100 run of today's code (pol's BBV regroupings sort on
 # its 61 blocks since its guards were marked; the first run, model-frontier.xml,
 # regrouped on 34, orders this code no longer makes)
+# pol: its compiled costs (the run of 2026-11-26 with them, whose
+# greedy orders they weigh); cvp keeps its hand table
 F=$R/model-frontier-2026-11-26/hand.xml
+P=$R/model-preferred-2026-11-26/pol.xml
 python3 tools/tablev.py \
     --set cvp $F "$out/frontier/results.xml" bench=cvp \
-    --set pol $F "$out/frontier/results.xml" bench=pol \
+    --set pol $P "$out/frontier/results.xml" bench=pol \
     --set "SW deal=2" $R/bbv/sw-deal2.xml "$out/sw-deal2/results.xml" - \
     --set "NQU all" $R/darm/nqu-deal0.xml "$out/nqu/results.xml" - \
     --set "NQU 2wg" $R/darm/nqu-cuda.xml "$out/nqu/results.xml" per_launch=2wg \
+    --contrast "pol, hand costs" $F "$out/frontier-hand/results.xml" bench=pol \
     --contrast "SW deal=1" $R/bbv/sw-deal1.xml "$out/sw-deal1/results.xml" - \
     --contrast "SW deal=0" $R/bbv/sw-deal0.xml "$out/sw-deal0/results.xml" mode=local
