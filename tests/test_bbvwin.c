@@ -44,6 +44,17 @@ DH_KERNEL void steps_kernel(int steps, int move DH_BBV_KARGS)
     }
 }
 
+/* item dh_gid(): block 0 once in row 0, then block 1 in the row of
+ * `step` (DH_BBV_ROW: a launch's step, as bfs's level) */
+DH_KERNEL void row_kernel(int step DH_BBV_KARGS)
+{
+    int i = dh_gid();
+    DH_BBV_ITEM(i);
+    DH_BB(0);
+    DH_BBV_ROW(step);
+    DH_BB(1);
+}
+
 /* one block of 1 cycle / 1 instruction */
 static const double cyc1[1] = {1}, inst1[1] = {1};
 
@@ -221,6 +232,35 @@ static void step_markers(void **st)
     assert_int_equal(buf[3], 4 + 5 + 6);
     (void)dh__host_lid;
     (void)dh__host_grp;
+}
+
+/* DH_BBV_ROW: steps 0-2 count into row 0, 3-5 into row 1 (windows of
+ * 3, 2 rows); a step past the last row saturates that row, as a step
+ * past the declared ones does */
+static void row_markers(void **st)
+{
+    (void)st;
+    unsigned buf[2 * 2 * 2];               /* 2 items x 2 windows x 2 blocks */
+    memset(buf, 0, sizeof buf);
+    dh__host_gid = 1;
+    row_kernel(2, buf);
+    row_kernel(3, buf);
+    row_kernel(5, buf);
+    assert_int_equal(buf[4], 3);                     /* item 1, row 0: entry 3 times */
+    assert_int_equal(buf[5], 1);                     /* step 2 */
+    assert_int_equal(buf[6], 0);
+    assert_int_equal(buf[7], 2);                     /* steps 3 and 5 */
+    assert_int_equal(buf[0] + buf[1] + buf[2] + buf[3], 0);
+    row_kernel(6, buf);                              /* 6 / 3 = row 2: none */
+    assert_int_equal(buf[6], 0xffffffffu);
+    assert_int_equal(buf[7], 3);                     /* counted in the last row */
+    uint32_t tot[4];
+    dh_bbv_window_sum(buf, 2, 2, 2, tot);
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = tot};
+    int blk = -1;
+    assert_int_equal(dh_bbv_overflow(&b, &blk), 1);
+    assert_int_equal(blk, 0);
+    dh__host_gid = 0;
 }
 
 /* what print(runs, n) writes on stdout */
@@ -491,7 +531,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(totals_hide_the_order), cmocka_unit_test(windows_sum_to_totals),
         cmocka_unit_test(totals_unchanged),      cmocka_unit_test(limit_refused),
-        cmocka_unit_test(step_markers),          cmocka_unit_test(summary_names_windows),
+        cmocka_unit_test(step_markers),          cmocka_unit_test(row_markers),
+        cmocka_unit_test(summary_names_windows),
         cmocka_unit_test(summary_where),
         cmocka_unit_test(gdt_small_windows), cmocka_unit_test(bfs_small_windows),
         cmocka_unit_test(nqu_small_windows),

@@ -186,7 +186,8 @@ typedef unsigned long long dh_mask_t;
 #define DH_BBV_ITEM(i)                                                           \
     unsigned dh__bbv_k = 0;                                                      \
     size_t dh__bbv_i = (size_t)(i);                                              \
-    DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + dh__bbv_i * DH_BBV_NB * DH_BBV_WINS
+    DH_GLOBAL unsigned *dh__bbv = dh__bbv_base + dh__bbv_i * DH_BBV_NB * DH_BBV_WINS; \
+    (void)dh__bbv_k, (void)dh__bbv_i   /* a kernel may use neither STEP nor ROW */
 #define DH_BBV_REITEM(i)                                                         \
     (dh__bbv_i = (size_t)(i),                                                    \
      dh__bbv = dh__bbv_base + (dh__bbv_i * DH_BBV_WINS                           \
