@@ -44,6 +44,9 @@ if make -s BUILD="$san" NO_CUDA=1 \
   # the regroupings (the model is test_bbv_model, above); their device test is SKIPPED here
   run_one "test_bbv (asan+ubsan)" "$san/tests/test_bbv" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
+  # the block costs' tables and latency classes (their profiling runs are SKIPPED here)
+  run_one "test_costs (asan+ubsan)" "$san/tests/test_costs" ASAN_OPTIONS=detect_leaks=1 \
+    DH_TEST_NO_DEVICE=1
   # the workload cache's store, keys and host data (its runs: test_wcache_runs)
   run_one "test_wcache (asan+ubsan)" "$san/tests/test_wcache" ASAN_OPTIONS=detect_leaks=1 \
     DH_TEST_NO_DEVICE=1
