@@ -1,13 +1,18 @@
 /* test_costs.c — what the BBV model's blocks cost: the hand tables'
  * guarded blocks, divisions with a zero operand (fdivz: bbv/mc's divz
  * blocks, priced by device and platform), and a benchmark's preferred
- * costs (compiled where they can be read). The profiling runs need an
- * OpenCL device, else SKIPPED. The model's pricing itself is
+ * costs (compiled where they can be read), what the model records of
+ * them through a results file, and a bad DH_BLOCK_COSTS refused. The
+ * profiling runs need an OpenCL device, else SKIPPED. The model's pricing itself is
  * test_bbv_model.c's, the regroupings test_bbv.c's. */
 #include <math.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "../harness/model/bbv.h"
+#include "../harness/stats/derive.h"
+#include "../harness/stats/load.h"
+#include "../results/xml.h"
 #include "../harness/model/price.h"
 #include "../harness/run/plan.h"
 #include "../harness/run/worker.h"
@@ -325,12 +330,132 @@ static void preferred_costs(void **st)
     }
 }
 
+/* compiled costs replace the table's in the model, and the record says
+ * where the costs came from, through the results file and back */
+static void model_records_costs(void **st)
+{
+    (void)st;
+    /* 2 items in one warp of 2: item 0 runs block 0, item 1 block 1 */
+    uint32_t c[4] = {1, 0, 0, 1};
+    double cyc[2] = {3, 30}, inst[2] = {1, 3};
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = c};
+    struct dh_bb_def blocks[2] = {{"a", {.fp = 1}}, {"b", {.fp = 1}}};
+    struct dh_latency_table t;
+    struct dh_device_info info = {.warp_width = 2, .compute_units = 1};
+    struct dh_err e = {0};
+    assert_int_equal(dh_latency_table_for(&info, &t, &e), 0);
+    struct dh_model_result hand = {0}, sass = {0};
+    dh_model_price(&b, blocks, &t, &info, 2, 0, NULL, 2, &hand);
+    assert_string_equal(hand.costs, "hand");
+    assert_true(fabs(hand.own.cfe - 0.5) < 1e-12);        /* equal costs: (1+1)/(2x2) */
+    b.block_cost = cyc;
+    b.block_inst = inst;
+    snprintf(b.costs, sizeof b.costs, "sass");
+    dh_model_price(&b, blocks, &t, &info, 2, 0, NULL, 2, &sass);
+    assert_string_equal(sass.costs, "sass");
+    assert_true(fabs(sass.own.cfe - 4.0 / 8) < 1e-12);     /* (1+3)/(2x(1+3)) */
+    assert_true(fabs(sass.own.t_weighted - 33) < 1e-9);   /* the cycles given */
+
+    /* sass+pred: block 1 wholly if-converted inside block 0. Two lanes
+     * that both skip it: the warp still issues it once per run of block
+     * 0, the lanes do no useful work in it */
+    uint32_t c2[4] = {1, 0, 1, 0};
+    double cyc2[2] = {2, 8}, inst2[2] = {2, 4}, pinst[2] = {0, 4}, pcost[2] = {0, 8};
+    int parent[2] = {-1, 0};
+    struct dh_bbv bp = {.n_items = 2, .n_blocks = 2, .counts = c2, .block_cost = cyc2,
+                        .block_inst = inst2};
+    struct dh_model_result plain = {0}, pred = {0};
+    dh_model_price(&bp, blocks, &t, &info, 2, 0, NULL, 2, &plain);
+    assert_true(fabs(plain.own.cfe - 1.0) < 1e-12);        /* 4 / (2 x 2) */
+    bp.pred_inst = pinst;
+    bp.pred_cost = pcost;
+    bp.parent = parent;
+    snprintf(bp.costs, sizeof bp.costs, "sass+pred");
+    dh_model_price(&bp, blocks, &t, &info, 2, 0, NULL, 2, &pred);
+    assert_string_equal(pred.costs, "sass+pred");
+    assert_true(fabs(pred.own.cfe - 4.0 / 12) < 1e-12);    /* 4 / (2 x (2 + 4)) */
+    assert_true(fabs(pred.own.t_weighted - (2 + 8)) < 1e-9);
+    assert_true(fabs(plain.own.t_weighted - 2) < 1e-9);
+
+    struct dh_run run;
+    memset(&run, 0, sizeof run);
+    run.c.bench = dh_bench_find("micro", "branch");
+    snprintf(run.c.suite, sizeof run.c.suite, "micro");
+    snprintf(run.c.bench_name, sizeof run.c.bench_name, "branch");
+    snprintf(run.c.variant, sizeof run.c.variant, "baseline");
+    snprintf(run.c.backend, sizeof run.c.backend, "opencl");
+    snprintf(run.c.device_name, sizeof run.c.device_name, "dev");
+    snprintf(run.c.size, sizeof run.c.size, "small");
+    run.c.reps = 1;
+    dh_case_identity(&run.c);
+    assert_int_equal(dh_result_samples(&run.r, 1), 0);   /* compact runs: room for one */
+    run.r.n = 1;
+    run.r.kernel_ms[0] = 1;
+    run.r.verified = 1;
+    run.r.model = sass;
+    dh_run_derive(&run, 1);
+    struct dh_env env;
+    char *argv[] = {"harness", "run"};
+    dh_env_fill(&env, 2, argv);
+    struct dh_devlist devs = {0};
+    devs.n = 1;
+    snprintf(devs.d[0].backend, 16, "opencl");
+    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "dev");
+    devs.d[0].info.warp_width = 32;
+    char path[] = "/tmp/dh-test-sass-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    int rc = dh_xml_write(path, &env, &devs, &run, 1, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    rc = dh_xml_validate(path, &e);
+    if (rc)
+        fail_msg("%s", e.msg);
+    struct dh_resultfile f;
+    assert_int_equal(dh_results_load(path, &f, &e), 0);
+    assert_int_equal(f.n_runs, 1);
+    assert_string_equal(f.runs[0].r.model.costs, "sass");
+    dh_resultfile_free(&f);
+    dh_run_release(&run);
+    unlink(path);
+}
+
+/* DH_BLOCK_COSTS other than hand or sass: the case fails naming the
+ * choices (needs an OpenCL device, else SKIPPED) */
+static void block_costs_choice(void **st)
+{
+    (void)st;
+    char self[4096], exe[4200], dir[] = "/tmp/dh-test-costs-XXXXXX", out[16384];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = 0;
+    *strrchr(self, '/') = 0;
+    snprintf(exe, sizeof exe, "%s/../harness", self);
+    if (access(exe, X_OK) || !dh_test_has_device("opencl"))
+        skip();
+    assert_non_null(mkdtemp(dir));
+    const char *a[] = {exe, "run", "--suite", "micro", "--size", "small", "--variant",
+                       "baseline", "--param", "paths=2", "--param", "layers=1", "--reps", "1",
+                       "--out", dir, NULL};
+    setenv("DH_BLOCK_COSTS", "SASS", 1);
+    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-costs.log", out, sizeof out);
+    unsetenv("DH_BLOCK_COSTS");
+    assert_int_equal(rc, 3);                    /* a case that could not run */
+    assert_non_null(strstr(out, "DH_BLOCK_COSTS=SASS: choose hand"));
+    unlink("/tmp/dh-test-costs.log");
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(guarded_hand_blocks), cmocka_unit_test(profile_pol_guards),
         cmocka_unit_test(profile_mc_divz),     cmocka_unit_test(fdivz_by_platform),
-        cmocka_unit_test(preferred_costs),
+        cmocka_unit_test(preferred_costs),     cmocka_unit_test(model_records_costs),
+        cmocka_unit_test(block_costs_choice),
     };
     return cmocka_run_group_tests_name("costs", t, NULL, NULL);
 }
