@@ -197,6 +197,18 @@ static void limit_refused(void **st)
 /* The markers: iterations 0-2 count into window 0 (with what ran before
  * the loop), 3-5 into window 1; a remap keeps the window; a step past the
  * last window saturates a counter, which the harness reports */
+/* the windows of buf (2 items x 2 windows x 2 blocks) summed: the model
+ * sees an overflow at item `item`, block 0 */
+static void assert_overflow(const unsigned *buf, int item)
+{
+    uint32_t tot[4];
+    dh_bbv_window_sum(buf, 2, 2, 2, tot);
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = tot};
+    int blk = -1;
+    assert_int_equal(dh_bbv_overflow(&b, &blk), item);
+    assert_int_equal(blk, 0);
+}
+
 static void step_markers(void **st)
 {
     (void)st;
@@ -219,12 +231,7 @@ static void step_markers(void **st)
     memset(buf, 0, sizeof buf);
     steps_kernel(7, -1, buf);
     assert_int_equal(buf[2], 0xffffffffu);
-    uint32_t tot[4];
-    dh_bbv_window_sum(buf, 2, 2, 2, tot);
-    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = tot};
-    int blk = -1;
-    assert_int_equal(dh_bbv_overflow(&b, &blk), 0);
-    assert_int_equal(blk, 0);
+    assert_overflow(buf, 0);
     /* exactly the declared 6: no saturation */
     memset(buf, 0, sizeof buf);
     steps_kernel(6, -1, buf);
@@ -254,12 +261,7 @@ static void row_markers(void **st)
     row_kernel(6, buf);                              /* 6 / 3 = row 2: none */
     assert_int_equal(buf[6], 0xffffffffu);
     assert_int_equal(buf[7], 3);                     /* counted in the last row */
-    uint32_t tot[4];
-    dh_bbv_window_sum(buf, 2, 2, 2, tot);
-    struct dh_bbv b = {.n_items = 2, .n_blocks = 2, .counts = tot};
-    int blk = -1;
-    assert_int_equal(dh_bbv_overflow(&b, &blk), 1);
-    assert_int_equal(blk, 0);
+    assert_overflow(buf, 1);
     dh__host_gid = 0;
 }
 
