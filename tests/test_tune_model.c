@@ -152,9 +152,12 @@ static void dgi_pricing(void **st)
     assert_true(isnan(dh_tune_remap_cycles(&t, "dgi", 2, 256, 0, 32)));
 }
 
-/* The remap is priced once per round an item goes through: gdt's
- * per-layer forms remap before each of 3 layers every day (504 days at
- * medium: 1,512 rounds), pol's `rounds` layers, micro's layers. */
+/* The remap is priced once per round an item goes through, with the
+ * keys of that round, as the kit's remap_plan says: gdt's per-layer forms
+ * remap before each of 3 layers every day (2, 6 and 3 keys; 504 days at
+ * medium), pol's `rounds` layers (2, 2, then 8 credit keys) and its
+ * natkey forms once by 6, 12 or 24 keys; a kit without a plan: its
+ * `remaps` rounds of its sort_keys paths (micro's layers). */
 static void remap_rounds(void **st)
 {
     (void)st;
@@ -170,33 +173,64 @@ static void remap_rounds(void **st)
     dh_pset_put(&c.params, "alg", "dgi", 0, DH_P_CHOICE);
     dh_pset_sort(&c.params);
     char why[256];
-    assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), 3 * 504);
+    struct dh_kremap_use u[16];
+    assert_int_equal(dh_kit_remap_plan(&c, NULL, u, 16, why, sizeof why), 3);
     assert_string_equal(why, "");
+    long keys[3] = {2, 6, 3};
+    for (int k = 0; k < 3; k++) {
+        assert_string_equal(u[k].form, "dgi");
+        assert_int_equal(u[k].keys, keys[k]);
+        assert_int_equal(u[k].times, 504);
+    }
     dh_pset_put(&c.params, "days", "200", 200, DH_P_WORKLOAD);
-    assert_int_equal(dh_kit_remaps(&c, NULL, why, sizeof why), 600);
-    /* the prediction: the path term plus the remap's cycles 600 times */
+    dh_pset_put(&c.params, "alg", "hot_warp_scan", 0, DH_P_CHOICE);
+    assert_int_equal(dh_kit_remap_plan(&c, NULL, u, 16, why, sizeof why), 3);
+    assert_string_equal(u[0].form, "hot_warp");
+    assert_string_equal(u[1].form, "dgi_scan");
+    assert_int_equal(u[2].times, 200);
+    dh_pset_put(&c.params, "alg", "buy_pool", 0, DH_P_CHOICE);  /* remaps no layer */
+    assert_int_equal(dh_kit_remap_plan(&c, NULL, u, 16, why, sizeof why), 0);
+    /* the prediction: the path term plus each round's remap, 200 times */
+    dh_pset_put(&c.params, "alg", "dgi", 0, DH_P_CHOICE);
     struct dh_tune_model m;
     known_model(&m, 1e6);
     struct dh_pset cfg = {0};
     dh_pset_put(&cfg, "wg", "128", 128, DH_P_TUNABLE);
     dh_pset_put(&cfg, "nf", "8", 8, DH_P_TUNABLE);
-    double remap = dh_tune_remap_cycles(&m.table, "dgi", 2, 128, 8, 32);
-    assert_true(remap > 0);
-    assert_true(fabs(dh_tune_predict(&m, &c, &cfg, 2.0) - (1e6 / 2.0 + 600 * remap)) < 1e-6);
-    /* pol: the case's rounds, or the configuration's */
+    double r2 = dh_tune_remap_cycles(&m.table, "dgi", 2, 128, 8, 32),
+           r6 = dh_tune_remap_cycles(&m.table, "dgi", 6, 128, 8, 32),
+           r3 = dh_tune_remap_cycles(&m.table, "dgi", 3, 128, 8, 32);
+    assert_true(r2 > 0 && r6 > r2 && r3 > r2);
+    assert_true(fabs(dh_tune_predict(&m, &c, &cfg, 2.0) - (1e6 / 2.0 + 200 * (r2 + r6 + r3)))
+                < 1e-6);
+    /* pol: the case's rounds, or the configuration's; natkey by its keys */
     struct dh_case p = c;
     p.bench = dh_bench_find("frontier", "pol");
     assert_non_null(p.bench);
     snprintf(p.bench_name, sizeof p.bench_name, "pol");
     memset(&p.params, 0, sizeof p.params);
     dh_pset_put(&p.params, "alg", "dgi", 0, DH_P_CHOICE);
-    assert_int_equal(dh_kit_remaps(&p, NULL, why, sizeof why), 3);     /* the default */
-    struct dh_pset r2 = {0};
-    dh_pset_put(&r2, "rounds", "2", 2, DH_P_TUNABLE);
-    assert_int_equal(dh_kit_remaps(&p, &r2, why, sizeof why), 2);
-    /* micro: one a layer; a benchmark that declares none: 1 */
+    assert_int_equal(dh_kit_remap_plan(&p, NULL, u, 16, why, sizeof why), 2);  /* rounds 3 */
+    assert_int_equal(u[0].keys, 2);
+    assert_int_equal(u[0].times, 2);
+    assert_int_equal(u[1].keys, 8);
+    assert_int_equal(u[1].times, 1);
+    struct dh_pset r1 = {0};
+    dh_pset_put(&r1, "rounds", "1", 1, DH_P_TUNABLE);
+    assert_int_equal(dh_kit_remap_plan(&p, &r1, u, 16, why, sizeof why), 1);
+    assert_int_equal(u[0].times, 1);
+    dh_pset_put(&p.params, "alg", "natkey_dgi", 0, DH_P_CHOICE);
+    struct dh_pset ks = {0};
+    dh_pset_put(&ks, "kstat", "2", 2, DH_P_TUNABLE);
+    assert_int_equal(dh_kit_remap_plan(&p, &ks, u, 16, why, sizeof why), 1);
+    assert_string_equal(u[0].form, "dgi");
+    assert_int_equal(u[0].keys, 24);
+    assert_int_equal(dh_kit_remap_plan(&p, NULL, u, 16, why, sizeof why), 1);
+    assert_int_equal(u[0].keys, 6);                                 /* kstat's default, 0 */
+    /* micro declares no plan: its layers of its paths */
     struct dh_case mc;
     micro_case(&mc, "dgi");
+    assert_int_equal(dh_kit_remap_plan(&mc, NULL, u, 16, why, sizeof why), -1);
     assert_int_equal(dh_kit_remaps(&mc, NULL, why, sizeof why), 1);
     dh_pset_put(&mc.params, "layers", "2", 2, DH_P_WORKLOAD);
     assert_int_equal(dh_kit_remaps(&mc, NULL, why, sizeof why), 2);

@@ -364,12 +364,23 @@ double dh_tune_predict(const struct dh_tune_model *m, const struct dh_case *c,
     double remap = 0;
     if (gpu_tdr && m->warp_cycles > 0) {
         const char *alg = dh_pset_text(cfg, "alg", dh_pset_text(&c->params, "alg", ""));
-        remap = dh_tune_remap_cycles(&m->table, alg, m->npaths, wg,
-                                     (int)dh_pset_num(cfg, "nf", 0), m->warp);
-        if (isnan(remap))
-            remap = 0;                          /* not priced: the path term alone */
-        else                                    /* once per round (gdt: 3 a day) */
-            remap *= (double)dh_kit_remaps(c, cfg, NULL, 0);
+        int nf = (int)dh_pset_num(cfg, "nf", dh_pset_num(&c->params, "nf", 0));
+        struct dh_kremap_use u[16];
+        int n = dh_kit_remap_plan(c, cfg, u, 16, NULL, 0);
+        if (n >= 0) {                           /* the kit says which remaps, how often */
+            for (int k = 0; k < n; k++) {
+                double r = dh_tune_remap_cycles(&m->table, u[k].form, (int)u[k].keys, wg, nf,
+                                                m->warp);
+                if (!isnan(r))
+                    remap += r * (double)u[k].times;
+            }
+        } else {
+            remap = dh_tune_remap_cycles(&m->table, alg, m->npaths, wg, nf, m->warp);
+            if (isnan(remap))
+                remap = 0;                      /* not priced: the path term alone */
+            else                                /* once per round */
+                remap *= (double)dh_kit_remaps(c, cfg, NULL, 0);
+        }
     }
     double tail = 1;
     if (m->items > 0) {

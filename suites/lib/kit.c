@@ -293,6 +293,21 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
     return 0;
 }
 
+/* a rule's `when`: space-separated name=v1,v2 (variant or a parameter) */
+static int rule_applies(const struct dh_case *c, const char *when)
+{
+    char tok[128];
+    for (const char *p = when; (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            return 0;
+        *eq = 0;
+        if (!in_list(eq + 1, !strcmp(tok, "variant") ? c->variant : ptext(c, tok)))
+            return 0;
+    }
+    return 1;
+}
+
 long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why, size_t len)
 {
     const struct dh_kit *k = c && c->bench ? c->bench->kit : NULL;
@@ -321,20 +336,52 @@ long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why
     return v;
 }
 
-/* a rule's `when`: space-separated name=v1,v2 (variant or a parameter) */
-static int rule_applies(const struct dh_case *c, const char *when)
+int dh_kit_remap_plan(const struct dh_case *c, const struct dh_pset *cfg,
+                      struct dh_kremap_use *out, int max, char *why, size_t len)
 {
-    char tok[128];
-    for (const char *p = when; (p = dh_kit_word(p, tok, sizeof tok, NULL));) {
-        char *eq = strchr(tok, '=');
-        if (!eq)
-            return 0;
-        *eq = 0;
-        if (!in_list(eq + 1, !strcmp(tok, "variant") ? c->variant : ptext(c, tok)))
-            return 0;
+    const struct dh_kit *k = c && c->bench ? c->bench->kit : NULL;
+    if (why && len)
+        why[0] = 0;
+    if (!k || !k->remap_plan)
+        return -1;
+    struct dh_case cc = *c;
+    for (int i = 0; cfg && i < cfg->n; i++)
+        dh_pset_put(&cc.params, cfg->v[i].name, cfg->v[i].text, cfg->v[i].num, cfg->v[i].kind);
+    struct dh_pset vars;
+    char w[256];
+    if (dh_kit_vars(&cc, &vars, w, sizeof w)) {
+        if (why && len)
+            snprintf(why, len, "%s: remap_plan: %s", c->bench_name, w);
+        return -DH_E_DATA;
     }
-    return 1;
+    long items = (long)dh_pset_num(&vars, "items", 0);
+    int n = 0;
+    for (const struct dh_kremap *r = k->remap_plan; r->form; r++) {
+        if (r->when && !rule_applies(&cc, r->when))
+            continue;
+        long keys = 0, times = 1;
+        const char *bad = NULL;
+        if (dh_expr_eval(r->keys, &vars, 32, 1024, items, &keys, w, sizeof w))
+            bad = r->keys;
+        else if (r->times && dh_expr_eval(r->times, &vars, 32, 1024, items, &times, w, sizeof w))
+            bad = r->times;
+        else if (keys < 1 || times < 0)
+            snprintf(w, sizeof w, "%s", keys < 1 ? "keys below 1" : "times below 0"),
+                bad = keys < 1 ? r->keys : r->times;
+        if (bad) {
+            if (why && len)
+                snprintf(why, len, "%s: remap_plan \"%s\": %s", c->bench_name, bad, w);
+            return -DH_E_DATA;
+        }
+        if (!times)
+            continue;
+        if (n < max)
+            out[n] = (struct dh_kremap_use){r->form, keys, times};
+        n++;
+    }
+    return n < max ? n : max;
 }
+
 
 /* ---- constraints, memory, defines ---- */
 

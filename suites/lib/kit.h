@@ -125,6 +125,20 @@ struct dh_krule {
     const char *why;
 };
 
+/* A remap an item goes through, for the tuning model's price: where
+ * `when` holds (as for rules), one of suites/lib/tdr.h's forms (`form`:
+ * hot, dgi, hot_warp, dgi_scan) over `keys` paths, `times` times (both
+ * expressions that see what rules see; times NULL: 1, and 0 leaves the
+ * entry out). A configuration's remap is the sum of the entries that
+ * hold; pol's round 3 remaps its 8 credit keys, the first two rounds
+ * two paths each. */
+struct dh_kremap {
+    const char *when;
+    const char *form;
+    const char *keys;
+    const char *times;
+};
+
 /* Expressions (harness/support/expr.h) see the size's names, the workload
  * parameters, items and the derived names; rules, local and define also
  * the tunables and choices (at their defaults where a case has none; alg
@@ -146,6 +160,10 @@ struct dh_kit {
                                            hot_warp, dgi_scan, hot_dgi, hot_warp_scan): an
                                            expression that sees what rules see. NULL: 1.
                                            The tuning model prices the remap that often */
+    const struct dh_kremap *remap_plan; /* (optional) which remaps each gpu_tdr form runs,
+                                           {0}-terminated; where declared it replaces
+                                           `remaps` for the tuning model, and a form
+                                           no entry names is not priced */
     const struct dh_kbuf *bufs;
     int n_bufs;
     const struct dh_kentry *entries;    /* {0}-terminated */
@@ -317,6 +335,18 @@ int dh_kit_vars(const struct dh_case *c, struct dh_pset *vars, char *why, size_t
  * expression cannot be evaluated or is below 1 (then why says so, if
  * given). */
 long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why, size_t len);
+
+/* The kit's remap_plan for case c with the tunables of cfg (NULL: the
+ * case's own): the entries that hold, up to max, into out (form, keys,
+ * times, each evaluated). Returns their number, -1 where the kit declares
+ * no plan, or -DH_E_DATA where an expression cannot be evaluated (why
+ * says which). */
+struct dh_kremap_use {
+    const char *form;
+    long keys, times;
+};
+int dh_kit_remap_plan(const struct dh_case *c, const struct dh_pset *cfg,
+                      struct dh_kremap_use *out, int max, char *why, size_t len);
 
 /* The next space-separated word of p into tok (its full length in *wlen
  * when not NULL); returns where the rest begins, NULL when none is left

@@ -283,6 +283,16 @@ static const struct dh_krule rules[] = {
     {0},
 };
 
+/* the remaps each form runs (cvp.k's gpu_tdr): by the pixel's model (6)
+ * and by its layer-1 key (19), or by the model alone (model_*) */
+static const struct dh_kremap remap_plan[] = {
+    {"alg=dgi,lean_dgi,model_dgi", "dgi", "6", "1"},
+    {"alg=dgi,lean_dgi", "dgi", "19", "1"},
+    {"alg=dgi_scan,lean_scan,model_scan", "dgi_scan", "6", "1"},
+    {"alg=dgi_scan,lean_scan", "dgi_scan", "19", "1"},
+    {0},
+};
+
 static const struct dh_kit kit = {
     .sizes = {"w=256 h=256", "w=2048 h=2048", "w=8192 h=4096"}, .items = "w * h",
     .noun = "pixels", .derive = "nmodel = 6; nkey = 19; nfeat = 7; wp = w + 8",
@@ -293,7 +303,7 @@ static const struct dh_kit kit = {
     /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
      * (features; item and state) in ints, the work-group's pixel tile */
     .define = "CVP_MINB = minb",
-    .remaps = "2",                              /* the per-layer forms: two layers */
+    .remap_plan = remap_plan,
     /* model_* (11, 12): one remap, nothing exchanged; lean_* (13, 14):
      * both remaps, the state (5 ints) exchanged at the second */
     .local = "per = alg == DGI_SCAN || alg == 12 || alg == 14 ? wg / warp : wg / nf;"

@@ -260,13 +260,28 @@ static const struct dh_bb_def blocks[] = {
     {"l3_sell", {.alu = 166, .mul = 49, .div = 9}},
 };
 
+/* the remaps each per-layer form runs every day (gdt.k's gpu_tdr):
+ * layer 1 by its two sides, layer 2 by the 6 indicator kinds, layer 3 by
+ * its 3 cases; the other forms remap no layer (not priced) */
+static const struct dh_kremap remap_plan[] = {
+    {"alg=hot_dgi", "hot", "2", "days"},
+    {"alg=hot_warp_scan", "hot_warp", "2", "days"},
+    {"alg=dgi", "dgi", "2", "days"},
+    {"alg=dgi_scan", "dgi_scan", "2", "days"},
+    {"alg=hot_dgi,dgi", "dgi", "6", "days"},
+    {"alg=hot_dgi,dgi", "dgi", "3", "days"},
+    {"alg=dgi_scan,hot_warp_scan", "dgi_scan", "6", "days"},
+    {"alg=dgi_scan,hot_warp_scan", "dgi_scan", "3", "days"},
+    {0},
+};
+
 static const struct dh_kit kit = {
     .sizes = {"n=1024", "n=131072", "n=524288"}, .items = "n", .noun = "instruments",
     DH_KIT_TABLES(bufs, entries), .defines = gdt_defines, .rules = rules,
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
     .define = "GDT_REKEY = rekey; GDT_MINB = minb",
-    .remaps = "3 * days",                      /* the per-layer forms: 3 layers a day */
+    .remap_plan = remap_plan,
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P
      * (dgi_scan: wg / warp); 10 ints a lane carried. The forms without a

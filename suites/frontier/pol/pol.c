@@ -301,10 +301,26 @@ static const struct dh_krule rules[] = {
     {0},
 };
 
+/* the remaps each form runs (pol.k's gpu_tdr): rounds 1 and 2 by a
+ * two-path key (status, special case), round 3 by the 8 credit keys;
+ * natkey_* once by the natural key */
+#define PL_NKEYS_EXPR "kstat == 0 ? 6 : kstat == 1 ? 12 : 24"
+static const struct dh_kremap remap_plan[] = {
+    {"alg=hot_dgi", "hot", "2", "rounds >= 2 ? 2 : 1"},
+    {"alg=dgi", "dgi", "2", "rounds >= 2 ? 2 : 1"},
+    {"alg=dgi_scan", "dgi_scan", "2", "rounds >= 2 ? 2 : 1"},
+    {"alg=hot_warp_scan", "hot_warp", "2", "rounds >= 2 ? 2 : 1"},
+    {"alg=hot_dgi,dgi", "dgi", "8", "rounds >= 3"},
+    {"alg=dgi_scan,hot_warp_scan", "dgi_scan", "8", "rounds >= 3"},
+    {"alg=natkey_dgi", "dgi", PL_NKEYS_EXPR, "1"},
+    {"alg=natkey_scan", "dgi_scan", PL_NKEYS_EXPR, "1"},
+    {0},
+};
+
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
     DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb; PL_KSTAT = kstat",
-    .remaps = "rounds",                         /* the per-layer forms: `rounds` remaps */
+    .remap_plan = remap_plan,
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,
     /* pl_gpu_tdr, bytes: a remap buffer per round (ints: DGI
