@@ -18,4 +18,9 @@
 int dh_offline_cubin(int cc, const char *source, const char *options, void **image,
                      size_t *size, char *compiler, size_t compiler_len, struct dh_err *err);
 
+/* The compiler dh_offline_cubin would use, loaded but not run: "NVRTC
+ * 13.0 /path/libnvrtc.so" into buf (a cache key's part). 0, or the
+ * error dh_offline_cubin would give. */
+int dh_offline_compiler(char *buf, size_t len, struct dh_err *err);
+
 #endif

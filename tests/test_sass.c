@@ -602,6 +602,75 @@ static void nvrtc_path(void **st)
     free(src);
 }
 
+/* The listing is cached with the programs: a second build reads it
+ * (same costs), a corrupted entry is not used but rebuilt, DH_NO_CACHE
+ * bypasses it. SKIPPED (reported) without NVRTC and nvdisasm. */
+static int same_costs(const struct dh_sass_costs *a, const struct dh_sass_costs *b)
+{
+    if (a->n_blocks != b->n_blocks || a->total != b->total || strcmp(a->kernel, b->kernel))
+        return 0;
+    for (int k = 0; k < a->n_blocks; k++)
+        if (a->b[k].insts != b->b[k].insts || a->b[k].cost_per_exec != b->b[k].cost_per_exec
+            || a->b[k].pred_per_exec != b->b[k].pred_per_exec)
+            return 0;
+    return 1;
+}
+
+static void listing_cache(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/dh-test-sasscache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *old_dir = getenv("DH_CACHE_DIR"), *old_no = getenv("DH_NO_CACHE");
+    char *keep_dir = old_dir ? strdup(old_dir) : NULL, *keep_no = old_no ? strdup(old_no) : NULL;
+    setenv("DH_CACHE_DIR", dir, 1);
+    unsetenv("DH_NO_CACHE");
+    char *src = slurp("tests/data/sass/tiny.cu");
+    struct dh_sass_costs a, b, c;
+    struct dh_err e = {0};
+    int rc = dh_sass_costs_build(90, src, "", NULL, 6, &a, &e);
+    if (rc == -DH_E_UNAVAILABLE) {
+        fprintf(stderr, "  (NVRTC path unavailable: %s)\n", e.msg);
+        free(src);
+        skip();
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(a.cached, 0);
+    assert_int_equal(dh_sass_costs_build(90, src, "", NULL, 6, &b, &e), 0);
+    assert_int_equal(b.cached, 1);
+    assert_true(same_costs(&a, &b));
+    assert_string_equal(a.compiler, b.compiler);
+    dh_sass_costs_free(&b);
+    /* other options: another entry */
+    assert_int_equal(dh_sass_costs_build(90, src, "-DUNUSED_BY_TINY=1", NULL, 6, &b, &e), 0);
+    assert_int_equal(b.cached, 0);
+    dh_sass_costs_free(&b);
+    /* corrupt every entry's last byte: rebuilt, not used */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "for f in %s/programs/*.bin; do printf X | dd of=$f bs=1 seek=$(($(stat -c %%s $f) - 2)) conv=notrunc 2>/dev/null; done", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(dh_sass_costs_build(90, src, "", NULL, 6, &b, &e), 0);
+    assert_int_equal(b.cached, 0);
+    assert_true(same_costs(&a, &b));
+    dh_sass_costs_free(&b);
+    assert_int_equal(dh_sass_costs_build(90, src, "", NULL, 6, &c, &e), 0);
+    assert_int_equal(c.cached, 1);                      /* the rebuilt entry */
+    dh_sass_costs_free(&c);
+    setenv("DH_NO_CACHE", "1", 1);
+    assert_int_equal(dh_sass_costs_build(90, src, "", NULL, 6, &c, &e), 0);
+    assert_int_equal(c.cached, 0);
+    assert_true(same_costs(&a, &c));
+    dh_sass_costs_free(&c);
+    dh_sass_costs_free(&a);
+    free(src);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    if (keep_dir) setenv("DH_CACHE_DIR", keep_dir, 1); else unsetenv("DH_CACHE_DIR");
+    if (keep_no) setenv("DH_NO_CACHE", keep_no, 1); else unsetenv("DH_NO_CACHE");
+    free(keep_dir);
+    free(keep_no);
+}
+
 /* the command: its cost table, its usage errors, and a listing that is
  * not of the benchmark named */
 static void blocks_command(void **st)
@@ -688,6 +757,7 @@ int main(void)
         cmocka_unit_test(guard_in_unrolled_loop),
         cmocka_unit_test(single_kernel_any_name),
         cmocka_unit_test(nvrtc_path),
+        cmocka_unit_test(listing_cache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,17 @@
 int dh__cuda_offline_cubin(int cc, const char *source, const char *options, void **image,
                            size_t *size, char *compiler, size_t compiler_len,
                            struct dh_err *err);
+int dh__cuda_offline_compiler(char *buf, size_t len, struct dh_err *err);
+
+int dh__cuda_offline_compiler(char *buf, size_t len, struct dh_err *err)
+{
+    int rc = dh__cuda_load_nvrtc(err);
+    if (rc)
+        return rc;
+    snprintf(buf, len, "NVRTC %d.%d %s", dh__cuda_rt.nvrtc_major, dh__cuda_rt.nvrtc_minor,
+             dh__cuda_rt.nvrtc_path);
+    return 0;
+}
 
 int dh__cuda_offline_cubin(int cc, const char *source, const char *options, void **image,
                            size_t *size, char *compiler, size_t compiler_len,

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../backends/cache.h"
 #include "../../backends/offline.h"
 
 void dh_sass_costs_free(struct dh_sass_costs *c)
@@ -151,10 +153,110 @@ static int run_capture(char *const argv[], char **text, char *why, size_t why_le
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* The disassembler's identity for a cache key: the file it resolves to,
+ * its size and modification time. 0, or -1 where it is not found. */
+static int disasm_ident(const char *nd, char *buf, size_t len)
+{
+    char path[4096] = "";
+    struct stat st;
+    if (strchr(nd, '/')) {
+        snprintf(path, sizeof path, "%s", nd);
+    } else {
+        const char *p = getenv("PATH");
+        for (; p && *p;) {
+            const char *e = strchr(p, ':');
+            size_t l = e ? (size_t)(e - p) : strlen(p);
+            snprintf(path, sizeof path, "%.*s/%s", (int)l, p, nd);
+            if (l && !stat(path, &st) && S_ISREG(st.st_mode))
+                break;
+            path[0] = 0;
+            p = e ? e + 1 : NULL;
+        }
+    }
+    if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode))
+        return -1;
+    snprintf(buf, len, "%s %lld %lld", path, (long long)st.st_size, (long long)st.st_mtime);
+    return 0;
+}
+
+/* Listings are cached with the programs (backends/cache.h): a header
+ * line with the body's hash and length, then the body. An entry whose
+ * header or hash does not match is not used (and is overwritten). */
+#define LISTING_MAGIC "divharness sass listing 1"
+
+static char *listing_load(const char *key)
+{
+    void *data = NULL;
+    size_t len = 0;
+    if (dh_cache_load(key, &data, &len))
+        return NULL;
+    char *t = data, *nl = memchr(t, '\n', len);
+    unsigned long long h = 0;
+    size_t n = 0;
+    char magic[64];
+    if (!nl || nl - t > 200 || sscanf(t, "%63[^:]: %llx %zu", magic, &h, &n) != 3 ||
+        strcmp(magic, LISTING_MAGIC) || n != len - (size_t)(nl + 1 - t) ||
+        dh_fnv1a64(nl + 1, n, DH_FNV_OFFSET) != h) {
+        free(data);
+        return NULL;
+    }
+    char *body = malloc(n + 1);
+    if (body) {
+        memcpy(body, nl + 1, n);
+        body[n] = 0;
+    }
+    free(data);
+    return body;
+}
+
+static void listing_store(const char *key, const char *listing)
+{
+    size_t n = strlen(listing);
+    char head[128];
+    int h = snprintf(head, sizeof head, "%s: %016llx %zu\n", LISTING_MAGIC,
+                     (unsigned long long)dh_fnv1a64(listing, n, DH_FNV_OFFSET), n);
+    char *buf = malloc((size_t)h + n);
+    if (!buf)
+        return;
+    memcpy(buf, head, (size_t)h);
+    memcpy(buf + h, listing, n);
+    dh_cache_store(key, buf, (size_t)h + n);
+    free(buf);
+}
+
 int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
                         int n_blocks, struct dh_sass_costs *out, struct dh_err *err)
 {
     memset(out, 0, sizeof *out);
+    const char *nd = getenv("DH_NVDISASM");
+    if (!nd || !*nd)
+        nd = "nvdisasm";
+    /* the listing of the same source, options, arch, compiler and
+     * disassembler, when the cache has it */
+    char comp[512], dis[4200], arch[32], key[33] = "";
+    struct dh_err e0 = {0};
+    if (!dh_offline_compiler(comp, sizeof comp, &e0) && !disasm_ident(nd, dis, sizeof dis)) {
+        char ident[4800];
+        snprintf(ident, sizeof ident, "%s | %s", comp, dis);
+        snprintf(arch, sizeof arch, "sm_%d", cc);
+        dh_cache_key(key, "sass-listing", arch, ident, source, options ? options : "");
+        char *cached = listing_load(key);
+        if (cached) {
+            struct dh_err e1 = {0};
+            int rc = dh_sass_costs_listing(cached, source, options, kernel, n_blocks, out, &e1);
+            free(cached);
+            if (!rc) {
+                /* "NVRTC 13.0 /path": the version, as a fresh build says it */
+                char *sp = strchr(comp + 6, ' ');
+                snprintf(out->compiler, sizeof out->compiler, "%.*s",
+                         sp ? (int)(sp - comp) : (int)strlen(comp), comp);
+                snprintf(out->disasm, sizeof out->disasm, "%s", nd);
+                out->cached = 1;
+                return 0;
+            }
+            memset(out, 0, sizeof *out);
+        }
+    }
     void *img = NULL;
     size_t size = 0;
     char compiler[64] = "";
@@ -177,9 +279,6 @@ int dh_sass_costs_build(int cc, const char *source, const char *options, const c
         unlink(path);
         return dh_err_set(err, DH_E_IO, "cannot write the CUBIN to %s", path);
     }
-    const char *nd = getenv("DH_NVDISASM");
-    if (!nd || !*nd)
-        nd = "nvdisasm";
     char *argv[] = {(char *)nd, "-c", "-gi", path, NULL};
     char *listing = NULL, why[512] = "";
     int st = run_capture(argv, &listing, why, sizeof why);
@@ -193,6 +292,8 @@ int dh_sass_costs_build(int cc, const char *source, const char *options, const c
                           nd, compiler, why[0] ? why : st == 127 ? "not found" : "failed");
     }
     rc = dh_sass_costs_listing(listing, source, options, kernel, n_blocks, out, err);
+    if (!rc && key[0])
+        listing_store(key, listing);
     free(listing);
     if (!rc) {
         snprintf(out->compiler, sizeof out->compiler, "%s", compiler);

@@ -17,6 +17,8 @@ struct dh_sass_costs {
     char kernel[128];
     char compiler[64];             /* "NVRTC 13.0" */
     char disasm[256];              /* the nvdisasm that read it */
+    int cached;                    /* the listing came from the program cache (the same
+                                      source, options, arch, NVRTC and nvdisasm file) */
 };
 
 /* `kernel` NULL: the one function named *_baseline, else the listing's
