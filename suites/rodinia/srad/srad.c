@@ -294,13 +294,14 @@ static int sr_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
  * is never taken: every lane reaches the second). A chain's test: one or
  * two compares and the branch; an arm: its local loads (and kernel 1's
  * subtractions), the addresses and the jump to the join. */
-#define SR_HALO(name) {name, {.alu = 3, .ldg = 1, .lds = 1}}
+#define SR_HALO(name, in) {name, {.alu = 3, .ldg = 1, .lds = 1}, in}
 #define SR_TEST(name, cmp) {name, {.alu = (cmp), .br = 1}}
 #define SR_ARM1(name) {name, {.fp = 4, .alu = 2, .lds = 4, .br = 1}}
 #define SR_ARM2(name) {name, {.alu = 1, .lds = 2, .br = 1}}
 static const struct dh_bb_def blocks[] = {
     {"k1", {.fp = 62, .alu = 12, .mul = 2, .ldg = 1, .stg = 4, .lds = 1, .bar = 1, .br = 6}},
-    SR_HALO("k1_halo_n"), SR_HALO("k1_halo_s"), SR_HALO("k1_halo_w"), SR_HALO("k1_halo_e"),
+    SR_HALO("k1_halo_n", "k1"), SR_HALO("k1_halo_s", "k1"), SR_HALO("k1_halo_w", "k1"),
+    SR_HALO("k1_halo_e", "k1"),
     SR_TEST("k1_test_nw", 2), SR_TEST("k1_test_ne", 2), SR_TEST("k1_test_se", 2),
     SR_TEST("k1_test_sw", 2), SR_TEST("k1_test_n", 1), SR_TEST("k1_test_e", 1),
     SR_TEST("k1_test_s", 1), SR_TEST("k1_test_w", 1),
@@ -310,7 +311,7 @@ static const struct dh_bb_def blocks[] = {
     {"sat_one", {.stg = 1}},
     {"sat_mid", {.stg = 1}},
     {"k2", {.fp = 10, .alu = 12, .mul = 2, .ldg = 6, .stg = 1, .lds = 1, .bar = 1, .br = 2}},
-    SR_HALO("k2_halo_s"), SR_HALO("k2_halo_e"),
+    SR_HALO("k2_halo_s", "k2"), SR_HALO("k2_halo_e", "k2"),
     SR_TEST("k2_test_se", 2), SR_TEST("k2_test_e", 1), SR_TEST("k2_test_s", 1),
     SR_ARM2("k2_se"), SR_ARM2("k2_e"), SR_ARM2("k2_s"), SR_ARM2("k2_interior"),
 };
