@@ -363,15 +363,16 @@ static void guard_in_unrolled_loop(void **st)
     dh_sass_free(&s);
     dh_bb_markers_free(&m);
 }
-/* rodinia/srad: its six halo loads are declared guarded in their
- * kernel's common block (srad.c), as the compiled code has them at both
- * tile sizes: predicated instructions inside that block, no branch
- * around them (ncu: every warp issues them, about one lane on). SKIPPED
- * where NVRTC or nvdisasm is missing (exit 3). */
-static void srad_halos_guarded(void **st)
+/* A benchmark's guarded_in declarations against its compiled code:
+ * `harness blocks` for each parameter and kernel given must find every
+ * declared guarded block's instructions predicated inside the block it
+ * names (its parent). Returns the blocks checked; skips (reported) where
+ * NVRTC or nvdisasm is missing (exit 3). */
+static int guarded_as_declared(const char *suite, const char *bench, int want_guarded,
+                               const char *const *params, int n_params,
+                               const char *const *kernels, int n_kernels)
 {
-    (void)st;
-    char self[4096], exe[4200];
+    char self[4096], exe[4200], name[96];
     static char out[65536];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     assert_true(n > 0);
@@ -380,19 +381,19 @@ static void srad_halos_guarded(void **st)
     snprintf(exe, sizeof exe, "%s/../harness", self);
     if (access(exe, X_OK))
         skip();
-    const struct dh_bench *sb = dh_bench_find("rodinia", "srad");
+    const struct dh_bench *sb = dh_bench_find(suite, bench);
     assert_non_null(sb);
-    int parent[64];
+    int parent[256];
     struct dh_err e = {0};
-    assert_int_equal(dh_bbv_guard_parents(sb->blocks, sb->n_blocks, parent, &e), 6);
-    const char *bs[] = {"bs=16", "bs=32"}, *kern[] = {"sr_k1_base", "sr_k2_base"};
+    assert_int_equal(dh_bbv_guard_parents(sb->blocks, sb->n_blocks, parent, &e), want_guarded);
+    snprintf(name, sizeof name, "%s/%s", suite, bench);
     int checked = 0;
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            const char *a[] = {exe, "blocks", "--bench", "rodinia/srad", "--size", "small",
-                               "--param", bs[i], "--kernel", kern[j], NULL};
-            int rc = dh_test_exec(NULL, a, "/tmp/dh-test-sblocks.log", out, sizeof out);
-            unlink("/tmp/dh-test-sblocks.log");
+    for (int i = 0; i < n_params; i++)
+        for (int j = 0; j < n_kernels; j++) {
+            const char *a[] = {exe, "blocks", "--bench", name, "--size", "small", "--param",
+                               params[i], "--kernel", kernels[j], NULL};
+            int rc = dh_test_exec(NULL, a, "/tmp/dh-test-gblocks.log", out, sizeof out);
+            unlink("/tmp/dh-test-gblocks.log");
             if (rc == 3) {
                 fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
                 skip();
@@ -419,7 +420,20 @@ static void srad_halos_guarded(void **st)
                 checked++;
             }
         }
-    assert_int_equal(checked, 12);
+    return checked;
+}
+
+/* rodinia/srad: its six halo loads are guarded in their kernel's common
+ * block at both tile sizes (ncu: every warp issues them, about one lane
+ * on); darm/bit: the ascending side's swap is if-converted inside it at
+ * every segment size (the descending side's is branched around). */
+static void guarded_blocks_as_compiled(void **st)
+{
+    (void)st;
+    const char *sbs[] = {"bs=16", "bs=32"}, *sk[] = {"sr_k1_base", "sr_k2_base"};
+    assert_int_equal(guarded_as_declared("rodinia", "srad", 6, sbs, 2, sk, 2), 12);
+    const char *bbs[] = {"bs=32", "bs=256"}, *bk[] = {"bt_base"};
+    assert_int_equal(guarded_as_declared("darm", "bit", 1, bbs, 2, bk, 1), 2);
 }
 
 /* frontier/pol through NVRTC and nvdisasm: each marker on its own line
@@ -817,7 +831,7 @@ int main(void)
         cmocka_unit_test(single_kernel_any_name),
         cmocka_unit_test(nvrtc_path),
         cmocka_unit_test(listing_cache),
-        cmocka_unit_test(srad_halos_guarded),
+        cmocka_unit_test(guarded_blocks_as_compiled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

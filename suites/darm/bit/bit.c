@@ -117,7 +117,7 @@ static const struct dh_bb_def blocks[] = {
     {"active", {.alu = 2, .br = 1}},
     {"up", {.alu = 1, .lds = 2, .br = 1}},
     {"down", {.alu = 1, .lds = 2, .br = 1}},
-    {"up_swap", {.lds = 2}},
+    {"up_swap", {.lds = 2}, "up"},          /* if-converted: sm_90 code predicates it in up */
     {"down_swap", {.lds = 2}},
 };
 
