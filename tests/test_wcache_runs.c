@@ -157,11 +157,12 @@ static void double_counts(char *p, size_t n)
         c[i] *= 2;
 }
 
-/* host payload: the part count and sizes, then a[] and the expected y[]:
- * change the last expected value */
+/* host payload: the part count and sizes, then a[], the expected y[] and
+ * the generator's derived names (struct dh_kmade): change the last
+ * expected value */
 static void wrong_reference(char *p, size_t n)
 {
-    p[n - 1] ^= 0x40;
+    p[n - 1 - sizeof(struct dh_kmade)] ^= 0x40;
 }
 
 static void warm_equals_cold(void **st)

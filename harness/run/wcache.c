@@ -177,7 +177,7 @@ struct fill_ctx {
 static int fill_parts(void *ctx, const struct dh_kpart *parts, int n, struct dh_err *err)
 {
     struct fill_ctx *f = ctx;
-    uint64_t head[1 + 2 * DH_KIT_MAXBUF];
+    uint64_t head[1 + DH_KIT_MAXPARTS];
     if (dh_store_read(f->r, head, (size_t)(n + 1) * 8, f->why, sizeof f->why))
         return dh_err_set(err, DH_E_DATA, "%s", f->why);
     if (head[0] != (uint64_t)n)
@@ -225,11 +225,11 @@ int dh__wcache_host_save(struct dh_worker *w, const struct dh_case *c,
 {
     if (!w->wcache)
         return 1;
-    struct dh_kpart parts[2 * DH_KIT_MAXBUF];
+    struct dh_kpart parts[DH_KIT_MAXPARTS];
     int n;
     if (dh_kit_host_parts(state, parts, &n))
         return 1;                             /* priv data: not storable */
-    uint64_t head[1 + 2 * DH_KIT_MAXBUF];
+    uint64_t head[1 + DH_KIT_MAXPARTS];
     uint64_t total = (uint64_t)(n + 1) * 8;
     head[0] = (uint64_t)n;
     for (int i = 0; i < n; i++) {

@@ -28,7 +28,8 @@
 
 #include "../support/store.h"
 
-#define DH_WCACHE_FORMAT 2        /* what the payloads hold; bump on any change */
+#define DH_WCACHE_FORMAT 3        /* what the payloads hold; bump on any change
+                                     (3: host data carry the generator's derived names) */
 #define DH_WCACHE_HOST 1          /* entry kinds */
 #define DH_WCACHE_BBV 2
 #define DH_WCACHE_LIMIT_DEFAULT (8ULL << 30)

@@ -635,6 +635,7 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
     if (rc)
         return rc;
     const struct dh_kit *k = h->kit;
+    struct dh_pset before = h->vars;
     rc = k->generate(h, err);
     if (!rc)
         rc = check_sort_keys(h, err);
@@ -643,6 +644,19 @@ int dh_kit_setup(const struct dh_case *c, void **state, struct dh_err *err)
     if (rc) {
         dh_kit_release(h);
         return rc;
+    }
+    /* the names they added, for the workload cache (more than fit: n
+     * past the array, and dh_kit_host_parts refuses to store them) */
+    for (int i = 0; i < h->vars.n; i++) {
+        const struct dh_pval *v = &h->vars.v[i];
+        const struct dh_pval *was = dh_pset_find(&before, v->name);
+        if (was && was->num == v->num)
+            continue;
+        if (h->made.n < DH_KIT_MAXMADE) {
+            snprintf(h->made.v[h->made.n].name, sizeof h->made.v[0].name, "%s", v->name);
+            h->made.v[h->made.n].num = v->num;
+        }
+        h->made.n++;
     }
     *state = h;
     return 0;
@@ -660,13 +674,14 @@ static int host_parts(const struct dh_khost *h, struct dh_kpart *parts)
         if (h->want[b])
             parts[n++] = (struct dh_kpart){h->want[b], bytes};
     }
+    parts[n++] = (struct dh_kpart){(void *)&h->made, sizeof h->made};
     return n;
 }
 
 int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n)
 {
     const struct dh_khost *h = state;
-    if (h->priv && !h->kit->restore)
+    if ((h->priv && !h->kit->restore) || h->made.n > DH_KIT_MAXMADE)
         return -1;
     *n = host_parts(h, parts);
     return 0;
@@ -681,9 +696,21 @@ int dh_kit_setup_loaded(const struct dh_case *c, void **state,
     int rc = host_alloc(c, &h, err);
     if (rc)
         return rc;
-    struct dh_kpart parts[2 * DH_KIT_MAXBUF];
+    struct dh_kpart parts[DH_KIT_MAXPARTS];
     int n = host_parts(h, parts);
-    if (!(rc = fill(ctx, parts, n, err)) && h->kit->restore)
+    rc = fill(ctx, parts, n, err);
+    /* the names the generator had added, back into vars */
+    if (!rc && h->made.n > DH_KIT_MAXMADE)
+        rc = dh_err_set(err, DH_E_DATA, "%u derived names stored, at most %d fit",
+                        h->made.n, DH_KIT_MAXMADE);
+    for (uint32_t i = 0; !rc && i < h->made.n; i++) {
+        char *nm = h->made.v[i].name;
+        if (!memchr(nm, 0, sizeof h->made.v[i].name) || !nm[0])
+            rc = dh_err_set(err, DH_E_DATA, "derived name %u is not a name", i);
+        else if (dh_pset_put(&h->vars, nm, "", h->made.v[i].num, DH_P_WORKLOAD))
+            rc = dh_err_set(err, DH_E_DATA, "no room for derived name %s", nm);
+    }
+    if (!rc && h->kit->restore)
         rc = h->kit->restore(h, err);
     if (!rc)
         rc = check_sort_keys(h, err);

@@ -92,6 +92,18 @@ struct dh_kentry {
 /* The host data of one workload (shared by its variants) and, between
  * upload and teardown, the case on the device. Generators and references
  * read and fill it; the kit owns it. */
+/* The names a generator or reference adds to vars (histo's rlo and nr:
+ * the bins' range its prescan finds), kept with the buffers by the
+ * workload cache: a fixed-size part, so a loaded workload has them too. */
+#define DH_KIT_MAXMADE 8
+struct dh_kmade {
+    uint32_t n, pad;
+    struct {
+        char name[24];
+        double num;
+    } v[DH_KIT_MAXMADE];
+};
+
 struct dh_khost {
     const struct dh_kit *kit;
     const struct dh_case *c;            /* the workload's first case */
@@ -102,6 +114,7 @@ struct dh_khost {
     void *want[DH_KIT_MAXBUF];          /* the reference's outputs (out, inout) */
     void *priv;                         /* the benchmark's own host data (generate sets it) */
     int sort_nk;                        /* sort_by's number of keys */
+    struct dh_kmade made;               /* what generate and reference added to vars */
     /* the case on the device (dh_kit.c) */
     struct dh_kcase *kc;
     /* the remap ceiling of the last (wg, warp) asked */
@@ -247,9 +260,11 @@ struct dh_kpart {
     void *p;
     size_t bytes;
 };
-/* parts (room for 2 * DH_KIT_MAXBUF) and *n; -1 when the host data hold
- * more than the buffers (the benchmark's own priv with no restore), which
- * a cache cannot store */
+#define DH_KIT_MAXPARTS (2 * DH_KIT_MAXBUF + 1)
+/* parts (room for DH_KIT_MAXPARTS: the buffers, then the names the
+ * generator added, struct dh_kmade) and *n; -1 when the host data hold
+ * more than that (the benchmark's own priv with no restore, more than
+ * DH_KIT_MAXMADE added names), which a cache cannot store */
 int dh_kit_host_parts(void *state, struct dh_kpart *parts, int *n);
 /* dh_kit_setup with the buffers filled by fill(ctx, parts, n, err) (the
  * parts as dh_kit_host_parts lists them) instead of the generator and the
