@@ -705,6 +705,11 @@ static void listing_cache(void **st)
     if (rc == -DH_E_UNAVAILABLE) {
         fprintf(stderr, "  (NVRTC path unavailable: %s)\n", e.msg);
         free(src);
+        if (keep_dir) setenv("DH_CACHE_DIR", keep_dir, 1); else unsetenv("DH_CACHE_DIR");
+        if (keep_no) setenv("DH_NO_CACHE", keep_no, 1);
+        free(keep_dir);
+        free(keep_no);
+        rmdir(dir);
         skip();
     }
     assert_int_equal(rc, 0);
