@@ -367,8 +367,11 @@ double dh_tune_predict(const struct dh_tune_model *m, const struct dh_case *c,
         int nf = (int)dh_pset_num(cfg, "nf", dh_pset_num(&c->params, "nf", 0));
         struct dh_kremap_use u[16];
         int n = dh_kit_remap_plan(c, cfg, u, 16, NULL, 0);
+        if (n < -1)                             /* a plan that does not evaluate for this
+                                                   configuration: its remap not priced */
+            n = 0;
         if (n >= 0) {                           /* the kit says which remaps, how often */
-            for (int k = 0; k < n; k++) {
+            for (int k = 0; k < n && k < 16; k++) {
                 double r = dh_tune_remap_cycles(&m->table, u[k].form, (int)u[k].keys, wg, nf,
                                                 m->warp);
                 if (!isnan(r))

@@ -1,9 +1,12 @@
 /* cuda_offline.c — a CUBIN with line information for a GPU that is not
  * here (backends/offline.h): NVRTC alone, the backend's own compile path
  * (cuda_rtc.c) with -lineinfo added. */
+#define _GNU_SOURCE                     /* dladdr */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuda_load.h"
 #include "cuda_rtc.h"
@@ -18,8 +21,18 @@ int dh__cuda_offline_compiler(char *buf, size_t len, struct dh_err *err)
     int rc = dh__cuda_load_nvrtc(err);
     if (rc)
         return rc;
-    snprintf(buf, len, "NVRTC %d.%d %s", dh__cuda_rt.nvrtc_major, dh__cuda_rt.nvrtc_minor,
-             dh__cuda_rt.nvrtc_path);
+    /* the library file the loader found (the name opened may be a bare
+     * soname), its size and time: a patch release of the same major.minor
+     * is another compiler */
+    Dl_info di;
+    struct stat st;
+    const char *file = dladdr((void *)dh__cuda_nvrtcVersion, &di) && di.dli_fname
+                       ? di.dli_fname : dh__cuda_rt.nvrtc_path;
+    if (stat(file, &st))
+        memset(&st, 0, sizeof st);
+    snprintf(buf, len, "NVRTC %d.%d %s %lld %lld.%09ld", dh__cuda_rt.nvrtc_major,
+             dh__cuda_rt.nvrtc_minor, file, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             st.st_mtim.tv_nsec);
     return 0;
 }
 

@@ -163,11 +163,11 @@ static int disasm_ident(const char *nd, char *buf, size_t len)
         snprintf(path, sizeof path, "%s", nd);
     } else {
         const char *p = getenv("PATH");
-        for (; p && *p;) {
+        for (; p;) {                            /* as execvp: an empty entry is "." */
             const char *e = strchr(p, ':');
             size_t l = e ? (size_t)(e - p) : strlen(p);
-            snprintf(path, sizeof path, "%.*s/%s", (int)l, p, nd);
-            if (l && !stat(path, &st) && S_ISREG(st.st_mode))
+            snprintf(path, sizeof path, "%.*s/%s", l ? (int)l : 1, l ? p : ".", nd);
+            if (!stat(path, &st) && S_ISREG(st.st_mode))
                 break;
             path[0] = 0;
             p = e ? e + 1 : NULL;
@@ -175,7 +175,8 @@ static int disasm_ident(const char *nd, char *buf, size_t len)
     }
     if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode))
         return -1;
-    snprintf(buf, len, "%s %lld %lld", path, (long long)st.st_size, (long long)st.st_mtime);
+    snprintf(buf, len, "%s %lld %lld.%09ld", path, (long long)st.st_size,
+             (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     return 0;
 }
 
@@ -193,8 +194,12 @@ static char *listing_load(const char *key)
     char *t = data, *nl = memchr(t, '\n', len);
     unsigned long long h = 0;
     size_t n = 0;
-    char magic[64];
-    if (!nl || nl - t > 200 || sscanf(t, "%63[^:]: %llx %zu", magic, &h, &n) != 3 ||
+    char magic[64], head[201];
+    if (nl && nl - t <= 200) {                  /* the header, terminated (the data are not) */
+        memcpy(head, t, (size_t)(nl - t));
+        head[nl - t] = 0;
+    }
+    if (!nl || nl - t > 200 || sscanf(head, "%63[^:]: %llx %zu", magic, &h, &n) != 3 ||
         strcmp(magic, LISTING_MAGIC) || n != len - (size_t)(nl + 1 - t) ||
         dh_fnv1a64(nl + 1, n, DH_FNV_OFFSET) != h) {
         free(data);

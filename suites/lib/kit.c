@@ -379,7 +379,7 @@ int dh_kit_remap_plan(const struct dh_case *c, const struct dh_pset *cfg,
             out[n] = (struct dh_kremap_use){r->form, keys, times};
         n++;
     }
-    return n < max ? n : max;
+    return n;
 }
 
 

@@ -353,9 +353,9 @@ long dh_kit_remaps(const struct dh_case *c, const struct dh_pset *cfg, char *why
 
 /* The kit's remap_plan for case c with the tunables of cfg (NULL: the
  * case's own): the entries that hold, up to max, into out (form, keys,
- * times, each evaluated). Returns their number, -1 where the kit declares
- * no plan, or -DH_E_DATA where an expression cannot be evaluated (why
- * says which). */
+ * times, each evaluated). Returns their number (those past max not
+ * filled in), -1 where the kit declares no plan, or -DH_E_DATA where an
+ * expression cannot be evaluated (why says which). */
 struct dh_kremap_use {
     const char *form;
     long keys, times;
