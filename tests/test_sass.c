@@ -426,7 +426,8 @@ static int guarded_as_declared(const char *suite, const char *bench, int want_gu
 /* rodinia/srad: its six halo loads are guarded in their kernel's common
  * block at both tile sizes (ncu: every warp issues them, about one lane
  * on); darm/bit: the ascending side's swap is if-converted inside it at
- * every segment size (the descending side's is branched around). */
+ * every segment size (the descending side's is branched around); pcm's
+ * lo and hi runs inside their sides. */
 static void guarded_blocks_as_compiled(void **st)
 {
     (void)st;
@@ -434,6 +435,10 @@ static void guarded_blocks_as_compiled(void **st)
     assert_int_equal(guarded_as_declared("rodinia", "srad", 6, sbs, 2, sk, 2), 12);
     const char *bbs[] = {"bs=32", "bs=256"}, *bk[] = {"bt_base"};
     assert_int_equal(guarded_as_declared("darm", "bit", 1, bbs, 2, bk, 1), 2);
+    /* darm/pcm: each side's lo and hi runs if-converted inside the side
+     * (ncu: @P / @!P pairs, about half the side's lanes on each) */
+    const char *pk[] = {"pc_base"};
+    assert_int_equal(guarded_as_declared("darm", "pcm", 4, bbs, 2, pk, 1), 8);
 }
 
 /* frontier/pol through NVRTC and nvdisasm: each marker on its own line
