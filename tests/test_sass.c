@@ -3,9 +3,10 @@
  * block, a block split over two line ranges, inlined functions, a line
  * that marks two blocks, a loop), the marker scan and line -> block
  * mapping, the sm_90 cost table, and (needs NVRTC and an nvdisasm that
- * reads its CUBINs, else SKIPPED) the whole path on micro/branch. What
- * the model records of the costs: test_costs.c. Run from the repository
- * root (the fixtures' paths). */
+ * reads its CUBINs, else SKIPPED) the compile path and its listing cache.
+ * `harness blocks` on the benchmarks: test_blocks_cmd.c. What the model
+ * records of the costs: test_costs.c. Run from the repository root (the
+ * fixtures' paths). */
 #include <math.h>
 
 #include "testutil.h"
@@ -363,144 +364,6 @@ static void guard_in_unrolled_loop(void **st)
     dh_sass_free(&s);
     dh_bb_markers_free(&m);
 }
-/* A benchmark's guarded_in declarations against its compiled code:
- * `harness blocks` for each parameter and kernel given must find every
- * declared guarded block's instructions predicated inside the block it
- * names (its parent). Returns the blocks checked; skips (reported) where
- * NVRTC or nvdisasm is missing (exit 3). */
-static int guarded_as_declared(const char *suite, const char *bench, int want_guarded,
-                               const char *const *params, int n_params,
-                               const char *const *kernels, int n_kernels)
-{
-    char self[4096], exe[4200], name[96];
-    static char out[65536];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    *strrchr(self, '/') = 0;
-    snprintf(exe, sizeof exe, "%s/../harness", self);
-    if (access(exe, X_OK))
-        skip();
-    const struct dh_bench *sb = dh_bench_find(suite, bench);
-    assert_non_null(sb);
-    int parent[256];
-    struct dh_err e = {0};
-    assert_int_equal(dh_bbv_guard_parents(sb->blocks, sb->n_blocks, parent, &e), want_guarded);
-    snprintf(name, sizeof name, "%s/%s", suite, bench);
-    int checked = 0;
-    for (int i = 0; i < n_params; i++)
-        for (int j = 0; j < n_kernels; j++) {
-            const char *a[] = {exe, "blocks", "--bench", name, "--size", "small", "--param",
-                               params[i], "--kernel", kernels[j], NULL};
-            int rc = dh_test_exec(NULL, a, "/tmp/dh-test-gblocks.log", out, sizeof out);
-            unlink("/tmp/dh-test-gblocks.log");
-            if (rc == 3) {
-                fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
-                skip();
-            }
-            assert_int_equal(rc, 0);
-            for (int k = 0; k < sb->n_blocks; k++) {
-                if (parent[k] < 0)
-                    continue;
-                char key[64];
-                snprintf(key, sizeof key, " %s ", sb->blocks[k].name);
-                const char *l = strstr(out, key);
-                assert_non_null(l);
-                double hi, hc, si, sc, pin;
-                int stat = 0, pred = 0, loop, unroll, shr, par = -1;
-                char loops[8];
-                int got = sscanf(l + strlen(key), " %lf %lf | %lf %lf %d %d %d %7s %d %d %lf %d",
-                                 &hi, &hc, &si, &sc, &stat, &pred, &loop, loops, &unroll, &shr,
-                                 &pin, &par);
-                if (stat == 0)          /* the other kernel's block */
-                    continue;
-                assert_int_equal(got, 12);
-                assert_int_equal(par, parent[k]);
-                assert_true(pred > 0 && 2 * pred >= stat);
-                checked++;
-            }
-        }
-    return checked;
-}
-
-/* rodinia/srad: its six halo loads are guarded in their kernel's common
- * block at both tile sizes (ncu: every warp issues them, about one lane
- * on); darm/bit: the ascending side's swap is if-converted inside it at
- * every segment size (the descending side's is branched around); pcm's
- * lo and hi runs inside their sides. */
-static void guarded_blocks_as_compiled(void **st)
-{
-    (void)st;
-    const char *sbs[] = {"bs=16", "bs=32"}, *sk[] = {"sr_k1_base", "sr_k2_base"};
-    assert_int_equal(guarded_as_declared("rodinia", "srad", 6, sbs, 2, sk, 2), 12);
-    const char *bbs[] = {"bs=32", "bs=256"}, *bk[] = {"bt_base"};
-    assert_int_equal(guarded_as_declared("darm", "bit", 1, bbs, 2, bk, 1), 2);
-    /* darm/pcm: each side's lo and hi runs if-converted inside the side
-     * (ncu: @P / @!P pairs, about half the side's lanes on each) */
-    const char *pk[] = {"pc_base"};
-    assert_int_equal(guarded_as_declared("darm", "pcm", 4, bbs, 2, pk, 1), 8);
-}
-
-/* frontier/pol through NVRTC and nvdisasm: each marker on its own line
- * (no instruction on a line of two blocks), every guarded conditional
- * and marked rate with instructions of its own, the guarded ones
- * (guarded_in in pol.c's table) found by the compiled code inside the
- * block the table names, and the bracket loop's guards priced per
- * iteration (fewer per execution than their static copies). SKIPPED
- * where NVRTC or nvdisasm is missing (exit 3). */
-static void pol_blocks_own_lines(void **st)
-{
-    (void)st;
-    char self[4096], exe[4200];
-    static char out[65536];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    *strrchr(self, '/') = 0;
-    snprintf(exe, sizeof exe, "%s/../harness", self);
-    if (access(exe, X_OK))
-        skip();
-    const char *a[] = {exe, "blocks", "--bench", "frontier/pol", "--size", "small", NULL};
-    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-pblocks.log", out, sizeof out);
-    unlink("/tmp/dh-test-pblocks.log");
-    if (rc == 3) {
-        fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
-        skip();
-    }
-    assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, " 0 on lines of several blocks"));
-    const struct dh_bench *pb = dh_bench_find("frontier", "pol");
-    assert_non_null(pb);
-    int parent[256];
-    struct dh_err e = {0};
-    assert_int_equal(dh_bbv_guard_parents(pb->blocks, pb->n_blocks, parent, &e), 7);
-    int checked = 0;
-    for (int k = 34; k < pb->n_blocks; k++) {
-        char key[64];
-        snprintf(key, sizeof key, " %s ", pb->blocks[k].name);
-        const char *l = strstr(out, key);
-        assert_non_null(l);
-        /* hand_in hand_cy | sass_in sass_cy static pred loop loops unroll
-         * shared pred_in parent */
-        double hi, hc, si, sc, pin;
-        int stat, pred, loop, unroll, shr, par;
-        char loops[8];
-        assert_int_equal(sscanf(l + strlen(key), " %lf %lf | %lf %lf %d %d %d %7s %d %d %lf %d",
-                                &hi, &hc, &si, &sc, &stat, &pred, &loop, loops, &unroll, &shr,
-                                &pin, &par), 12);
-        assert_true(stat > 0);
-        assert_true(si > 0);
-        if (parent[k] >= 0) {
-            assert_int_equal(par, parent[k]);
-            assert_true(pred > 0);
-            checked++;
-        }
-        if (strstr(pb->blocks[k].name, "_brk_"))
-            assert_true(si < stat);
-    }
-    assert_int_equal(checked, 7);
-}
-
 /* a subroutine the kernel calls (64-bit division): its instructions are
  * priced at the CALL, in the caller's block, not by the stale line
  * before them */
@@ -754,77 +617,6 @@ static void listing_cache(void **st)
     free(keep_no);
 }
 
-/* the command: its cost table, its usage errors, and a listing that is
- * not of the benchmark named */
-static void blocks_command(void **st)
-{
-    (void)st;
-    char out[8192], self[4096], exe[4200];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    char *slash = strrchr(self, '/');
-    assert_non_null(slash);
-    *slash = 0;
-    snprintf(exe, sizeof exe, "%s/../harness", self);   /* the build's own */
-    if (access(exe, X_OK)) {
-        fprintf(stderr, "  (no %s: build the harness first)\n", exe);
-        skip();
-    }
-    const char *costs[] = {exe, "blocks", "--costs", NULL};
-    assert_int_equal(dh_test_exec(NULL, costs, "/tmp/dh-test-blocks.log", out, sizeof out), 0);
-    assert_non_null(strstr(out, "MUFU 8\n"));
-    const char *none[] = {exe, "blocks", NULL};
-    assert_int_equal(dh_test_exec(NULL, none, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
-    assert_non_null(strstr(out, "--bench SUITE/BENCH is required"));
-    const char *bad[] = {exe, "blocks", "--bench", "micro", NULL};
-    assert_int_equal(dh_test_exec(NULL, bad, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
-    const char *other[] = {exe, "blocks", "--bench", "micro/branch", "--sass",
-                           "tests/data/sass/tiny.sass", NULL};
-    assert_int_equal(dh_test_exec(NULL, other, "/tmp/dh-test-blocks.log", out, sizeof out), 3);
-    assert_non_null(strstr(out, "is the listing of this benchmark"));
-    unlink("/tmp/dh-test-blocks.log");
-}
-
-/* micro/branch through NVRTC and nvdisasm: every path's loop and epilogue
- * gets instructions of its own (each marker on its own source line; when
- * one macro marked both on one line, 271 of 312 instructions went to
- * neither). SKIPPED where NVRTC or nvdisasm is missing (exit 3). */
-static void micro_blocks_own_lines(void **st)
-{
-    (void)st;
-    char self[4096], exe[4200], out[16384];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    assert_true(n > 0);
-    self[n] = 0;
-    *strrchr(self, '/') = 0;
-    snprintf(exe, sizeof exe, "%s/../harness", self);
-    if (access(exe, X_OK))
-        skip();
-    const char *a[] = {exe, "blocks", "--bench", "micro/branch", "--size", "small",
-                       "--param", "paths=2", NULL};
-    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-mblocks.log", out, sizeof out);
-    unlink("/tmp/dh-test-mblocks.log");
-    if (rc == 3) {
-        fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
-        skip();
-    }
-    assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, " 0 on lines of several blocks"));
-    const char *names[] = {"l1_loop0", "l1_loop1", "l1_epi0", "l1_epi1"};
-    for (int i = 0; i < 4; i++) {
-        const char *l = strstr(out, names[i]);
-        assert_non_null(l);
-        /* hand_in hand_cy | sass_in sass_cy static ... */
-        double hi, hc, si, sc;
-        int stat;
-        assert_int_equal(sscanf(l + strlen(names[i]), " %lf %lf | %lf %lf %d", &hi, &hc, &si,
-                                &sc, &stat), 5);
-        assert_true(stat > 0);
-        assert_true(si > 0);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,14 +626,10 @@ int main(void)
         cmocka_unit_test(define_cut_short),
         cmocka_unit_test(called_subroutine), cmocka_unit_test(slowpath_not_priced),
         cmocka_unit_test(cost_table),
-        cmocka_unit_test(blocks_command),
-        cmocka_unit_test(micro_blocks_own_lines),
-        cmocka_unit_test(pol_blocks_own_lines),
         cmocka_unit_test(guard_in_unrolled_loop),
         cmocka_unit_test(single_kernel_any_name),
         cmocka_unit_test(nvrtc_path),
         cmocka_unit_test(listing_cache),
-        cmocka_unit_test(guarded_blocks_as_compiled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
