@@ -82,6 +82,17 @@ struct dh_counters {
     char source[32];              /* e.g. "cupti" */
 };
 
+/* One instruction's counts over a pass of launches (optional backend
+ * feature: CUDA's CUPTI SASS metrics), summed over every launch of its
+ * function in the pass. */
+struct dh_pc_count {
+    char func[128];               /* the function as the module names it */
+    unsigned pc;                  /* byte offset of the instruction in it */
+    double inst;                  /* warp instructions executed */
+    double thread;                /* thread instructions executed: active lanes */
+    double pred_on;               /* of those, with the instruction's predicate on */
+};
+
 enum dh_copy_dir { DH_TO_DEVICE = 1, DH_TO_HOST = 2 };
 
 struct dh_backend_ops {
@@ -125,6 +136,15 @@ struct dh_backend_ops {
      * harness falls back to the model. */
     int (*counters)(struct dh_program *prog, const struct dh_launch *l,
                     struct dh_counters *out, struct dh_err *err);
+
+    /* (optional, may be NULL) Per-instruction counts of every launch in
+     * `dev` between pc_begin and pc_end (launches as usual, timed or
+     * not). pc_end returns them (*out malloc'd, caller frees; *n
+     * records) and tears down what pc_begin set up; after a failed
+     * pc_begin there is nothing to end. */
+    int (*pc_begin)(struct dh_device *dev, struct dh_err *err);
+    int (*pc_end)(struct dh_device *dev, struct dh_pc_count **out, long *n,
+                  struct dh_err *err);
 };
 
 /* ---- registry (registry.c) ---- */

@@ -150,6 +150,32 @@ static int dh__cuda_cfe_launch(void *arg, struct dh_err *err)
     return 0;
 }
 
+/* Optional ops: per-instruction counts of the launches between them
+ * (CUPTI SASS metrics). Nothing of ours may be in flight when patching
+ * starts or when the counts are read. */
+int dh__cuda_pc_begin(struct dh_device *dev, struct dh_err *err)
+{
+    CUresult r = dh__cuda_cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+        return dh__gpu_err(err, DH_E_LAUNCH, r, "cuCtxSynchronize");
+    return dh__cuda_pcs_begin(dev->v.ctx, dev->index, err);
+}
+
+int dh__cuda_pc_end(struct dh_device *dev, struct dh_pc_count **out, long *n,
+                    struct dh_err *err)
+{
+    CUresult r = dh__cuda_cuCtxSynchronize();
+    if (r != CUDA_SUCCESS) {
+        struct dh_pc_count *v = NULL;
+        long m = 0;
+        struct dh_err e2 = {0};
+        (void)dh__cuda_pcs_end(dev->v.ctx, dev->index, &v, &m, &e2);
+        free(v);
+        return dh__gpu_err(err, DH_E_LAUNCH, r, "cuCtxSynchronize");
+    }
+    return dh__cuda_pcs_end(dev->v.ctx, dev->index, out, n, err);
+}
+
 /* Optional op: one extra launch under the CUPTI range profiler (separate
  * from timed launches; the kernel's side effects happen once more). */
 int dh__cuda_counters(struct dh_program *p, const struct dh_launch *l,

@@ -30,6 +30,8 @@ struct dh__gpu_vdev {
 #define DH_GPU_NO_DEVICE "CUDA driver loaded but reports no device"
 #define DH_GPU_OPS dh_backend_cuda
 #define DH_GPU_COUNTERS dh__cuda_counters
+#define DH_GPU_PC_BEGIN dh__cuda_pc_begin
+#define DH_GPU_PC_END dh__cuda_pc_end
 
 #define DH_GPU_SUCCESS CUDA_SUCCESS
 #define DH_GPU_ERROR_NOT_FOUND CUDA_ERROR_NOT_FOUND
@@ -99,5 +101,11 @@ struct dh_launch;
 struct dh_counters;
 int dh__cuda_counters(struct dh_program *p, const struct dh_launch *l,
                       struct dh_counters *out, struct dh_err *err);
+/* cuda.c: per-instruction counts (CUPTI SASS metrics) */
+struct dh_device;
+struct dh_pc_count;
+int dh__cuda_pc_begin(struct dh_device *dev, struct dh_err *err);
+int dh__cuda_pc_end(struct dh_device *dev, struct dh_pc_count **out, long *n,
+                    struct dh_err *err);
 
 #endif

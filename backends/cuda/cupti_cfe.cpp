@@ -405,3 +405,241 @@ out:
     free(avail);
     return rc;
 }
+
+/* ---- per-instruction counts: CUPTI SASS metrics --------------------------
+ *
+ * Sequence: ProfilerInitialize -> DeviceGetChipName -> SassMetrics
+ * GetProperties (an id per metric) -> SassMetricsSetConfig(device) ->
+ * SassMetricsEnable(ctx, lazy patching) ... the caller's launches ...
+ * ctx synchronize -> GetDataProperties -> FlushData -> Disable ->
+ * UnsetConfig -> ProfilerDeInitialize. The patched code counts every
+ * executed instruction exactly (no sampling); it runs slower, so the
+ * caller's pass is never a timed one. Entry points are resolved apart
+ * from the range profiler's, so a CUPTI without them (older than 12.4)
+ * still gives CFE. */
+#include <cupti_sass_metrics.h>
+
+extern "C" {
+#include "backend.h"
+}
+
+#define DH__CUPTI_SASS_FUNCS(X)                                              \
+    X(cuptiSassMetricsGetProperties)                                         \
+    X(cuptiSassMetricsSetConfig)                                             \
+    X(cuptiSassMetricsUnsetConfig)                                           \
+    X(cuptiSassMetricsEnable)                                                \
+    X(cuptiSassMetricsDisable)                                               \
+    X(cuptiSassMetricsGetDataProperties)                                     \
+    X(cuptiSassMetricsFlushData)
+
+#define DH__CUPTI_DECL(f) static decltype(&f) dh__cupti_##f;
+DH__CUPTI_SASS_FUNCS(DH__CUPTI_DECL)
+#undef DH__CUPTI_DECL
+
+/* The three metrics, in dh_pc_count's order: inst, thread, pred_on. */
+static const char *const dh__sass_metrics[3] = {
+    "smsp__sass_inst_executed",
+    "smsp__sass_thread_inst_executed",
+    "smsp__sass_thread_inst_executed_pred_on",
+};
+
+static struct {
+    int tried, ok;
+    char why[256];
+    int active;                 /* between begin and end */
+    uint64_t ids[3];
+} dh__sass;
+
+static int dh__sass_load(struct dh_err *err)
+{
+    char why[512];
+    if (dh__cuda_cfe_load(why, sizeof why))
+        return dh_err_set(err, DH_E_UNAVAILABLE, "%s", why);
+    if (!dh__sass.tried) {
+        dh__sass.tried = 1;
+        dh__sass.ok = 1;
+#define DH__CUPTI_SYM(f)                                                     \
+    if (dh__sass.ok && !(*(void **)&dh__cupti_##f = dlsym(dh__cupti.lib, #f))) { \
+        snprintf(dh__sass.why, sizeof dh__sass.why,                          \
+                 "libcupti.so.13 lacks %s (CUPTI older than 12.4?)", #f);    \
+        dh__sass.ok = 0;                                                     \
+    }
+        DH__CUPTI_SASS_FUNCS(DH__CUPTI_SYM)
+#undef DH__CUPTI_SYM
+    }
+    if (!dh__sass.ok)
+        return dh_err_set(err, DH_E_UNAVAILABLE, "%s", dh__sass.why);
+    return 0;
+}
+
+/* Teardown of whatever begin set up; errors cannot be acted on here. */
+static void dh__sass_teardown(CUcontext ctx, int device_index, int enabled, int configured)
+{
+    if (enabled) {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsDisable_Params, di);
+        di.ctx = ctx;
+        (void)dh__cupti_cuptiSassMetricsDisable(&di);
+    }
+    if (configured) {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params, un);
+        un.deviceIndex = (uint32_t)device_index;
+        (void)dh__cupti_cuptiSassMetricsUnsetConfig(&un);
+    }
+    DH__CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, pd);
+    (void)dh__cupti_cuptiProfilerDeInitialize(&pd);
+    dh__sass.active = 0;
+}
+
+extern "C" int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err *err)
+{
+    int rc = dh__sass_load(err);
+    if (rc)
+        return rc;
+    if (dh__sass.active)
+        return dh_err_set(err, DH_E_INTERNAL, "per-instruction counts already begun");
+    dh__cupti_preload_nvperf();
+    int configured = 0, enabled = 0;
+    CUpti_SassMetrics_Config cfg[3];
+    {
+        DH__CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, ip);
+        CUptiResult r = dh__cupti_cuptiProfilerInitialize(&ip);
+        if (r != CUPTI_SUCCESS)
+            return dh__cupti_fail(err, r, "cuptiProfilerInitialize");
+        dh__sass.active = 1;
+    }
+    const char *chip;
+    {
+        DH__CUPTI_PARAMS(CUpti_Device_GetChipName_Params, cn);
+        cn.deviceIndex = (size_t)device_index;
+        DH__CUPTI_CALL(cuptiDeviceGetChipName, cn);
+        chip = cn.pChipName;
+    }
+    for (int k = 0; k < 3; k++) {
+        DH__CUPTI_PARAMS(CUpti_SassMetrics_GetProperties_Params, gp);
+        gp.pChipName = chip;
+        gp.pMetricName = dh__sass_metrics[k];
+        DH__CUPTI_CALL(cuptiSassMetricsGetProperties, gp);
+        dh__sass.ids[k] = gp.metric.metricId;
+        cfg[k].metricId = gp.metric.metricId;
+        cfg[k].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+    }
+    {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsSetConfig_Params, sc);
+        sc.numOfMetricConfig = 3;
+        sc.pConfigs = cfg;
+        sc.deviceIndex = (uint32_t)device_index;
+        DH__CUPTI_CALL(cuptiSassMetricsSetConfig, sc);
+        configured = 1;
+    }
+    {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsEnable_Params, en);
+        en.ctx = ctx;
+        en.enableLazyPatching = 1;
+        DH__CUPTI_CALL(cuptiSassMetricsEnable, en);
+        enabled = 1;
+    }
+    return 0;
+out:
+    dh__sass_teardown(ctx, device_index, enabled, configured);
+    return rc;
+}
+
+/* The record of (func, pc) in v[0..n), appended when new; -1 when out of
+ * memory. Records arrive grouped by function and pc, so the last one is
+ * tried first. */
+static long dh__pc_slot(struct dh_pc_count **v, long *n, long *cap, const char *func, unsigned pc)
+{
+    for (long i = *n - 1; i >= 0 && i >= *n - 4; i--)
+        if ((*v)[i].pc == pc && !strcmp((*v)[i].func, func))
+            return i;
+    for (long i = 0; i < *n; i++)
+        if ((*v)[i].pc == pc && !strcmp((*v)[i].func, func))
+            return i;
+    if (*n == *cap) {
+        long nc = *cap ? 2 * *cap : 1024;
+        void *p = realloc(*v, (size_t)nc * sizeof **v);
+        if (!p)
+            return -1;
+        *v = (struct dh_pc_count *)p;
+        *cap = nc;
+    }
+    struct dh_pc_count *r = &(*v)[(*n)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->func, sizeof r->func, "%s", func);
+    r->pc = pc;
+    return *n - 1;
+}
+
+extern "C" int dh__cuda_pcs_end(CUcontext ctx, int device_index, struct dh_pc_count **out,
+                                long *n_out, struct dh_err *err)
+{
+    *out = NULL;
+    *n_out = 0;
+    if (!dh__sass.active)
+        return dh_err_set(err, DH_E_INTERNAL, "per-instruction counts not begun");
+    int rc = 0;
+    CUpti_SassMetrics_Data *data = NULL;
+    CUpti_SassMetrics_InstanceValue *vals = NULL;
+    struct dh_pc_count *v = NULL;
+    long n = 0, cap = 0;
+    size_t recs = 0, inst = 0;
+    {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsGetDataProperties_Params, dp);
+        dp.ctx = ctx;
+        DH__CUPTI_CALL(cuptiSassMetricsGetDataProperties, dp);
+        recs = dp.numOfPatchedInstructionRecords;
+        inst = dp.numOfInstances;
+    }
+    if (recs == 0 || inst == 0) {
+        rc = dh_err_set(err, DH_E_UNAVAILABLE, "CUPTI patched no instruction: was a kernel "
+                        "launched?");
+        goto out;
+    }
+    data = (CUpti_SassMetrics_Data *)calloc(recs, sizeof *data);
+    vals = (CUpti_SassMetrics_InstanceValue *)calloc(recs * inst, sizeof *vals);
+    if (!data || !vals) {
+        rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory for %zu instruction records",
+                        recs);
+        goto out;
+    }
+    for (size_t i = 0; i < recs; i++)
+        data[i].pInstanceValues = vals + i * inst;
+    {
+        DH__CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params, fd);
+        fd.ctx = ctx;
+        fd.numOfPatchedInstructionRecords = recs;
+        fd.numOfInstances = inst;
+        fd.pMetricsData = data;
+        DH__CUPTI_CALL(cuptiSassMetricsFlushData, fd);
+    }
+    for (size_t i = 0; i < recs; i++) {
+        long s = dh__pc_slot(&v, &n, &cap, data[i].functionName ? data[i].functionName : "?",
+                             data[i].pcOffset);
+        if (s < 0) {
+            rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory for %zu instruction "
+                            "records", recs);
+            goto out;
+        }
+        for (size_t k = 0; k < inst; k++) {
+            const CUpti_SassMetrics_InstanceValue *iv = &data[i].pInstanceValues[k];
+            double x = (double)iv->value;
+            if (iv->metricId == dh__sass.ids[0])
+                v[s].inst += x;
+            else if (iv->metricId == dh__sass.ids[1])
+                v[s].thread += x;
+            else if (iv->metricId == dh__sass.ids[2])
+                v[s].pred_on += x;
+        }
+    }
+out:
+    dh__sass_teardown(ctx, device_index, 1, 1);
+    free(data);
+    free(vals);
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *out = v;
+    *n_out = n;
+    return 0;
+}

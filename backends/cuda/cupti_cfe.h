@@ -45,6 +45,18 @@ int dh__cuda_cfe_measure(CUcontext ctx, int device_index,
                          double *thread_inst_pred_on, double *warp_inst,
                          struct dh_err *err);
 
+/* Per-instruction counts (CUPTI SASS metrics: warp instructions, thread
+ * instructions, predicated-on thread instructions, per function and pc)
+ * of every launch in `ctx` between begin and end. begin sets the profiler
+ * up and patches each function at its first launch; end (after the
+ * launches have finished) returns the counts summed per (function, pc),
+ * *out malloc'd, and tears everything down. A failed begin leaves nothing
+ * to end. -DH_E_UNAVAILABLE where CUPTI lacks SASS metrics or refuses. */
+struct dh_pc_count;
+int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err *err);
+int dh__cuda_pcs_end(CUcontext ctx, int device_index, struct dh_pc_count **out, long *n,
+                     struct dh_err *err);
+
 #ifdef __cplusplus
 }
 #endif

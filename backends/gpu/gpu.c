@@ -567,4 +567,6 @@ const struct dh_backend_ops DH_GPU_OPS = {
     dh__gpu_copy,
     dh__gpu_launch,
     DH_GPU_COUNTERS,
+    DH_GPU_PC_BEGIN,
+    DH_GPU_PC_END,
 };

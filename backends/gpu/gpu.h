@@ -45,7 +45,8 @@
  *              (probe's reason for 0 devices), DH_GPU_NAME_* and
  *              DH_GPU_FMT_* (the vendor's call names, for messages)
  *   the table  DH_GPU_OPS (its C name), DH_GPU_COUNTERS (the counters op,
- *              or NULL)
+ *              or NULL), DH_GPU_PC_BEGIN / DH_GPU_PC_END (per-instruction
+ *              counts, or NULL)
  */
 #ifndef DH_GPU_H
 #define DH_GPU_H

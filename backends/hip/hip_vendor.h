@@ -40,6 +40,8 @@ struct dh__gpu_vdev {
     "HIP runtime loaded (" DH_HIP_PLATFORM " platform) but reports no device"
 #define DH_GPU_OPS dh__hip_ops
 #define DH_GPU_COUNTERS NULL     /* no counters on HIP: CFE from the model */
+#define DH_GPU_PC_BEGIN NULL     /* nor per-instruction counts */
+#define DH_GPU_PC_END NULL
 
 #define DH_GPU_SUCCESS hipSuccess
 #define DH_GPU_ERROR_NOT_FOUND hipErrorNotFound

@@ -266,10 +266,13 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
     memcpy(mx, first, (size_t)nb * 4);
     double ti = 0;
     int div = 0;
+    /* a lane's useful work: what it issues, or, with costs measured per
+     * instruction, its predicated-on part */
+    const double *use = b->useful_inst ? b->useful_inst : inst;
     for (long s = s0; s < s1; s++) {
         const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
         for (int k = 0; k < nb; k++) {
-            ti += inst[k] * v[k];
+            ti += use[k] * v[k];
             if (v[k] != first[k])
                 div = 1;
             if (v[k] > mx[k])

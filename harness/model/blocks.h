@@ -54,7 +54,7 @@ struct dh_bbv {
                                    with block_cost: costs from compiled code
                                    (DH_BLOCK_COSTS=sass); NULL: the latency table's */
     char costs[16];             /* where the block costs come from: "hand", "sass",
-                                   "sass+hand", "sass+pred" */
+                                   "sass+hand", "sass+pred", "measured" */
     /* DH_BLOCK_COSTS=sass+pred, else NULL: per block, the guarded
      * (if-converted) part of block_inst / block_cost and the block
      * around it (-1 none). A warp issues the guarded part whenever it
@@ -73,6 +73,11 @@ struct dh_bbv {
     const uint32_t *win_counts;
     double acquire_ms;          /* what obtaining them cost (profiling run + download) */
     char source[16];            /* "profile" */
+    /* Costs measured per instruction (DH_BLOCK_COSTS=measured,
+     * measured.h), else NULL: per block, the predicated-on instructions a
+     * lane does per execution, the lanes' useful work in modeled CFE in
+     * place of block_inst (which then holds what a warp issues). */
+    const double *useful_inst;
 };
 
 #endif

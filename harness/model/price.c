@@ -44,7 +44,12 @@ static void model_waste(const struct dh_bbv *b, const struct dh_bb_def *blocks,
         double c = k < 256 ? cyc[k] : 0;
         double pc = b->pred_cost ? b->pred_cost[k] : 0;
         double pred = pc * (double)w * (double)u[k].pred_extra;
-        waste[k] = c * (double)(u[k].issued - u[k].used) + pred;
+        /* with costs measured per instruction, a lane's predicated-off
+         * issues in the block are waste too */
+        double used = (double)u[k].used;
+        if (b->useful_inst && b->block_inst && b->block_inst[k] > 0)
+            used *= b->useful_inst[k] / b->block_inst[k];
+        waste[k] = c * ((double)u[k].issued - used) + pred;
         m->waste_total += waste[k];
         m->issued_total += c * (double)u[k].issued + pred;
     }

@@ -229,43 +229,15 @@ static void listing_store(const char *key, const char *listing)
     free(buf);
 }
 
-int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
-                        int n_blocks, struct dh_sass_costs *out, struct dh_err *err)
+/* The listing of a fresh compile and disassembly: *listing malloc'd. */
+static int listing_fresh(int cc, const char *source, const char *options, const char *nd,
+                         char **listing, char *compiler, size_t compiler_len,
+                         struct dh_err *err)
 {
-    memset(out, 0, sizeof *out);
-    const char *nd = getenv("DH_NVDISASM");
-    if (!nd || !*nd)
-        nd = "nvdisasm";
-    /* the listing of the same source, options, arch, compiler and
-     * disassembler, when the cache has it */
-    char comp[512], dis[4200], arch[32], key[33] = "";
-    struct dh_err e0 = {0};
-    if (!dh_offline_compiler(comp, sizeof comp, &e0) && !disasm_ident(nd, dis, sizeof dis)) {
-        char ident[4800];
-        snprintf(ident, sizeof ident, "%s | %s", comp, dis);
-        snprintf(arch, sizeof arch, "sm_%d", cc);
-        dh_cache_key(key, "sass-listing", arch, ident, source, options ? options : "");
-        char *cached = listing_load(key);
-        if (cached) {
-            struct dh_err e1 = {0};
-            int rc = dh_sass_costs_listing(cached, source, options, kernel, n_blocks, out, &e1);
-            free(cached);
-            if (!rc) {
-                /* "NVRTC 13.0 /path": the version, as a fresh build says it */
-                char *sp = strchr(comp + 6, ' ');
-                snprintf(out->compiler, sizeof out->compiler, "%.*s",
-                         sp ? (int)(sp - comp) : (int)strlen(comp), comp);
-                snprintf(out->disasm, sizeof out->disasm, "%s", nd);
-                out->cached = 1;
-                return 0;
-            }
-            memset(out, 0, sizeof *out);
-        }
-    }
+    *listing = NULL;
     void *img = NULL;
     size_t size = 0;
-    char compiler[64] = "";
-    int rc = dh_offline_cubin(cc, source, options, &img, &size, compiler, sizeof compiler, err);
+    int rc = dh_offline_cubin(cc, source, options, &img, &size, compiler, compiler_len, err);
     if (rc)
         return rc;
     const char *tmp = getenv("TMPDIR");
@@ -285,17 +257,89 @@ int dh_sass_costs_build(int cc, const char *source, const char *options, const c
         return dh_err_set(err, DH_E_IO, "cannot write the CUBIN to %s", path);
     }
     char *argv[] = {(char *)nd, "-c", "-gi", path, NULL};
-    char *listing = NULL, why[512] = "";
-    int st = run_capture(argv, &listing, why, sizeof why);
+    char why[512] = "";
+    int st = run_capture(argv, listing, why, sizeof why);
     unlink(path);
     if (st != 0) {
-        free(listing);
+        free(*listing);
+        *listing = NULL;
         return dh_err_set(err, DH_E_UNAVAILABLE,
                           "%s could not read the %s CUBIN (%s): it must be at least as new as "
                           "NVRTC; install one (python3 -m pip install --target DIR "
                           "nvidia-cuda-nvdisasm) and set DH_NVDISASM=DIR/nvidia/cu13/bin/nvdisasm",
                           nd, compiler, why[0] ? why : st == 127 ? "not found" : "failed");
     }
+    return 0;
+}
+
+static const char *nvdisasm_path(void)
+{
+    const char *nd = getenv("DH_NVDISASM");
+    return nd && *nd ? nd : "nvdisasm";
+}
+
+/* The program-cache key of a listing ("" when the compiler or the
+ * disassembler cannot be identified: no caching then), and the
+ * compiler's identity in comp. */
+static void listing_key(int cc, const char *source, const char *options, const char *nd,
+                        char key[33], char *comp, size_t comp_len)
+{
+    char dis[4200], arch[32];
+    struct dh_err e0 = {0};
+    key[0] = 0;
+    if (!dh_offline_compiler(comp, comp_len, &e0) && !disasm_ident(nd, dis, sizeof dis)) {
+        char ident[4800];
+        snprintf(ident, sizeof ident, "%s | %s", comp, dis);
+        snprintf(arch, sizeof arch, "sm_%d", cc);
+        dh_cache_key(key, "sass-listing", arch, ident, source, options ? options : "");
+    }
+}
+
+int dh_sass_listing(int cc, const char *source, const char *options, char **listing,
+                    struct dh_err *err)
+{
+    const char *nd = nvdisasm_path();
+    char comp[512], key[33], compiler[64] = "";
+    listing_key(cc, source, options, nd, key, comp, sizeof comp);
+    if (key[0] && (*listing = listing_load(key)))
+        return 0;
+    int rc = listing_fresh(cc, source, options, nd, listing, compiler, sizeof compiler, err);
+    if (!rc && key[0])
+        listing_store(key, *listing);
+    return rc;
+}
+
+int dh_sass_costs_build(int cc, const char *source, const char *options, const char *kernel,
+                        int n_blocks, struct dh_sass_costs *out, struct dh_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *nd = nvdisasm_path();
+    /* the listing of the same source, options, arch, compiler and
+     * disassembler, when the cache has it */
+    char comp[512], key[33];
+    listing_key(cc, source, options, nd, key, comp, sizeof comp);
+    if (key[0]) {
+        char *cached = listing_load(key);
+        if (cached) {
+            struct dh_err e1 = {0};
+            int rc = dh_sass_costs_listing(cached, source, options, kernel, n_blocks, out, &e1);
+            free(cached);
+            if (!rc) {
+                /* "NVRTC 13.0 /path": the version, as a fresh build says it */
+                char *sp = strchr(comp + 6, ' ');
+                snprintf(out->compiler, sizeof out->compiler, "%.*s",
+                         sp ? (int)(sp - comp) : (int)strlen(comp), comp);
+                snprintf(out->disasm, sizeof out->disasm, "%s", nd);
+                out->cached = 1;
+                return 0;
+            }
+            memset(out, 0, sizeof *out);
+        }
+    }
+    char *listing = NULL, compiler[64] = "";
+    int rc = listing_fresh(cc, source, options, nd, &listing, compiler, sizeof compiler, err);
+    if (rc)
+        return rc;
     rc = dh_sass_costs_listing(listing, source, options, kernel, n_blocks, out, err);
     if (!rc && key[0])
         listing_store(key, listing);

@@ -34,4 +34,9 @@ int dh_sass_costs_listing(const char *listing, const char *source, const char *o
                           struct dh_err *err);
 void dh_sass_costs_free(struct dh_sass_costs *c);
 
+/* The listing itself (`nvdisasm -c -gi` of the build compiled for
+ * sm_<cc>), from the program cache where it is there: *listing malloc'd. */
+int dh_sass_listing(int cc, const char *source, const char *options, char **listing,
+                    struct dh_err *err);
+
 #endif

@@ -377,6 +377,9 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
         snprintf(w->bbv.costs, sizeof w->bbv.costs, "hand");
         hand_guards(w, c->bench, nb, inst);
     }
+    /* costs measured at the workload's baseline, once they are in */
+    if (!dh__measured_install(w, nb))
+        w->bbv.useful_inst = NULL;
     return &w->bbv;
 }
 

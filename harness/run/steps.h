@@ -72,6 +72,16 @@ int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
 void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                   struct dh_result *r);
 
+/* measured_costs.c: DH_BLOCK_COSTS=measured. dh__measured_costs: at the
+ * workload's baseline case, once, a pass of per-instruction counts
+ * (backend pc_begin/pc_end) mapped to the blocks (harness/model/
+ * measured.h), installed in w->bbv; a failure says why on stderr once and
+ * leaves the costs as they were. dh__measured_install: the workload's
+ * measured costs into w->bbv again (workload_bbv, later cases); 0 when
+ * there are none. */
+void dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x);
+int dh__measured_install(struct dh_worker *w, int nb);
+
 /* remap.c: a gpu_tdr case's remap overhead into r->remap when the case
  * asks (c->remap_overhead) and its run succeeded; x's device data are
  * freed first (its program stays for the caller). A failed run of it

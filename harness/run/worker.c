@@ -92,6 +92,8 @@ void dh_worker_run(struct dh_worker *w, const struct dh_case *c, struct dh_resul
         r->ceiling = b->ceiling(w->state, c, w->info.warp_width);
     t = dh_now_ms();
     if (bbv && want_model) {
+        /* DH_BLOCK_COSTS=measured: the baseline's per-instruction counts */
+        dh__measured_costs(w, c, &x);
         if (!w->bbv_classes)              /* once per workload: a hash of every BBV */
             w->bbv_classes = dh_regroup_classes(bbv);
         dh_model_price(bbv, b->blocks, &table, &w->info,

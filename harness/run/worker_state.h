@@ -37,6 +37,11 @@ struct dh_worker {
                                       of each such block (0 elsewhere); else NULL */
     int *bbv_hparent;              /* with bbv_hguard: the block each is guarded in */
     int bbv_sass_tried;
+    double *bbv_meas;              /* DH_BLOCK_COSTS=measured, once the baseline's pass
+                                      is in: cycles, inst, useful, pred_inst,
+                                      pred_cost [nb] each (measured_costs.c) */
+    int *bbv_mparent;              /* with bbv_meas: a guarded block's parent, else -1 */
+    int bbv_meas_tried;
     char bbv_costs[16];            /* "sass", "sass+hand" (some blocks by hand) */
     int bbv_tried, bbv_status;
     long bbv_classes;              /* distinct BBVs, 0 = not counted yet */

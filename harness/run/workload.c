@@ -26,6 +26,11 @@ static void drop_bbv(struct dh_worker *w)
     w->bbv_cost = NULL;
     w->bbv_sass = NULL;
     w->bbv_sass_tried = 0;
+    free(w->bbv_meas);
+    free(w->bbv_mparent);
+    w->bbv_meas = NULL;
+    w->bbv_mparent = NULL;
+    w->bbv_meas_tried = 0;
     w->bbv_costs[0] = 0;
     memset(&w->bbv, 0, sizeof w->bbv);
     w->bbv_tried = 0;

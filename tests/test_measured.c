@@ -1,0 +1,212 @@
+/* test_measured.c — block costs from per-instruction counts
+ * (harness/model/measured.h): counts made up for the committed listing
+ * tests/data/sass/tiny.sass (of tiny.cu) and for a small listing with a
+ * subroutine two blocks call, checked against what the listing's own
+ * mapping says (harness/model/sasscost.h) and against hand sums. The
+ * counts a device gives (CUPTI's SASS metrics) need a CUDA GPU: the
+ * H100 runs of docs/model.md. Run from the repository root. */
+#include <math.h>
+
+#include "testutil.h"
+#include "../harness/model/measured.h"
+#include "../harness/model/sass.h"
+#include "../harness/model/sasscost.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+#define NB 6
+
+/* Every issued instruction of tiny_baseline counted once a warp of 32
+ * lanes, a predicated one with half its lanes on: padding and the
+ * self-branch after EXIT never run. */
+static struct dh_pc_count *tiny_counts(const char *lst, long *n)
+{
+    struct dh_sass s;
+    struct dh_err e = {0};
+    assert_int_equal(dh_sass_parse(lst, &s, &e), 0);
+    struct dh_pc_count *pc = calloc((size_t)s.n, sizeof *pc);
+    assert_non_null(pc);
+    *n = 0;
+    for (int i = 0; i < s.n; i++) {
+        const struct dh_sass_inst *in = &s.v[i];
+        if (!strcmp(in->op, "NOP") || (!strcmp(in->op, "BRA") && in->target == (long)in->addr))
+            continue;
+        struct dh_pc_count *p = &pc[(*n)++];
+        snprintf(p->func, sizeof p->func, "%s", s.funcs[in->func]);
+        p->pc = in->addr;
+        p->inst = 1;
+        p->thread = 32;
+        p->pred_on = in->pred && !dh_sass_op_is_branch(in->op) ? 16 : 32;
+    }
+    dh_sass_free(&s);
+    return pc;
+}
+
+/* With each block run by 32 lanes and each instruction by one warp, a
+ * block's measured instructions an execution are the listing's static
+ * ones, and its useful ones lose half of each guarded instruction. */
+static void tiny_blocks(void **st)
+{
+    (void)st;
+    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    long n = 0;
+    struct dh_pc_count *pc = tiny_counts(lst, &n);
+    struct dh_sass_costs c;
+    struct dh_err e = {0};
+    assert_int_equal(dh_sass_costs_listing(lst, src, "", NULL, NB, &c, &e), 0);
+    double lanes[NB];
+    for (int k = 0; k < NB; k++)
+        lanes[k] = 32;
+    struct dh_measured m;
+    int rc = dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e);
+    if (rc)
+        fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(m.funcs, 1);
+    assert_int_equal(m.unmatched, 0);
+    int some_pred = 0;
+    for (int k = 0; k < NB; k++) {
+        assert_true(m.priced[k]);
+        assert_true(fabs(m.inst[k] - c.b[k].insts) < 1e-9);
+        assert_true(fabs(m.useful[k] - (c.b[k].insts - 0.5 * c.b[k].predicated)) < 1e-9);
+        assert_true(fabs(m.cycles[k] - c.b[k].cost) < 1e-9);
+        assert_true(m.pred_inst[k] == 0);
+        some_pred |= c.b[k].predicated > 0;
+    }
+    assert_true(some_pred);                   /* the fixture's guarded store */
+    /* every counted instruction is somewhere: in blocks or outside them */
+    assert_true(m.thread_total == 32.0 * n);
+    assert_true(m.thread_blocks <= m.thread_total && m.thread_blocks > 0);
+    dh_measured_free(&m);
+
+    /* T_SIDE (1) declared guarded in T_ENTRY (0), which twice as many
+     * lanes run: its code is issued per execution of the entry, its
+     * useful work per execution of its own */
+    int parent[NB] = {-1, 0, -1, -1, -1, -1};
+    lanes[0] = 64;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, parent, NB, &m, &e), 0);
+    assert_true(fabs(m.inst[1] - c.b[1].insts / 2.0) < 1e-9);
+    assert_true(m.pred_inst[1] == m.inst[1] && m.pred_cost[1] == m.cycles[1]);
+    assert_true(fabs(m.useful[1] - (c.b[1].insts - 0.5 * c.b[1].predicated)) < 1e-9);
+    assert_true(fabs(m.inst[0] - c.b[0].insts / 2.0) < 1e-9);
+    dh_measured_free(&m);
+
+    /* a block no lane ran is not priced; its counts are said unpriced */
+    lanes[0] = 32;
+    lanes[2] = 0;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e), 0);
+    assert_false(m.priced[2]);
+    assert_true(fabs(m.thread_unpriced - 32.0 * c.b[2].insts) < 1e-9);
+    dh_measured_free(&m);
+    dh_sass_costs_free(&c);
+    free(pc);
+    free(lst);
+    free(src);
+}
+
+/* Counts of code the listing does not hold (another build ran) are an
+ * error naming the first, never costs: an address off the listing, or a
+ * function it lacks. Zero counts there are ignored (a patched function
+ * that did not run). */
+static void other_build_refused(void **st)
+{
+    (void)st;
+    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    long n = 0;
+    struct dh_pc_count *pc = tiny_counts(lst, &n);
+    double lanes[NB] = {32, 32, 32, 32, 32, 32};
+    struct dh_measured m;
+    struct dh_err e = {0};
+    pc[3].pc += 4;                            /* between two instructions */
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e),
+                     -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "another build"));
+    assert_non_null(strstr(e.msg, "tiny_baseline+0x"));
+    assert_null(m.inst);
+    pc[3].pc -= 4;
+    snprintf(pc[0].func, sizeof pc[0].func, "other_kernel");
+    memset(&e, 0, sizeof e);
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e),
+                     -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "other_kernel"));
+    pc[0].inst = pc[0].thread = pc[0].pred_on = 0;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e), 0);
+    dh_measured_free(&m);
+    free(pc);
+    free(lst);
+    free(src);
+}
+
+/* A subroutine two blocks call (a 64-bit division): its counts go to the
+ * callers in proportion to the lanes of each call. */
+static void subroutine_split(void **st)
+{
+    (void)st;
+    const char *src = "#line 1 \"a.k\"\n"
+                      "DH_KERNEL void k(void)\n"
+                      "{\n"
+                      "    DH_BB(0); y = a / b;\n"
+                      "    if (c) {\n"
+                      "        DH_BB(1); z = a / c;\n"
+                      "    }\n"
+                      "}\n";
+    const char *lst =
+        "\t.section\t.text.k,\"ax\",@progbits\n"
+        "\t//## File \"/src/a.k\", line 4\n"
+        "        /*0000*/                   FFMA R1, R1, R1, R1 ;\n"
+        "        /*0010*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_s64) ;\n"
+        "\t//## File \"/src/a.k\", line 6\n"
+        "        /*0020*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_s64) ;\n"
+        "        /*0030*/                   EXIT ;\n"
+        "$__internal_0_$__cuda_sm20_div_s64:\n"
+        "        /*0040*/                   I2F.U64.RP R2, R4 ;\n"
+        "        /*0050*/                   MUFU.RCP R2, R2 ;\n"
+        "        /*0060*/                   RET.REL.NODEC R16 `(k) ;\n";
+    struct dh_pc_count pc[] = {
+        {"k", 0x00, 3, 96, 96},  {"k", 0x10, 3, 96, 96},  {"k", 0x20, 1, 32, 32},
+        {"k", 0x30, 0, 0, 0},     {"k", 0x40, 4, 128, 64}, {"k", 0x50, 4, 128, 128},
+        {"k", 0x60, 4, 128, 128},
+    };
+    double lanes[2] = {96, 32};
+    struct dh_measured m;
+    struct dh_err e = {0};
+    int rc = dh_measured_costs(lst, src, "", pc, 7, lanes, NULL, 2, &m, &e);
+    if (rc)
+        fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    /* block 0: FFMA + CALL (96 each) + 3/4 of the subroutine's 384 */
+    assert_true(fabs(m.inst[0] - (96 + 96 + 288) / 96.0) < 1e-9);
+    /* block 1: CALL (32) + 1/4 of 384 */
+    assert_true(fabs(m.inst[1] - (32 + 96) / 32.0) < 1e-9);
+    /* the I2F's predicated-off half is not useful: 1/4 of its 64 off in
+     * block 1, 3/4 in block 0 */
+    assert_true(fabs(m.useful[1] - (32 + 96 - 16) / 32.0) < 1e-9);
+    assert_true(fabs(m.useful[0] - (96 + 96 + 288 - 48) / 96.0) < 1e-9);
+    /* cycles: I2F 8, MUFU 8, the rest 1 (sass.c's table) */
+    assert_true(fabs(m.cycles[1] - (32 + 96.0 / 3 * (8 + 8 + 1)) / 32.0) < 1e-9);
+    assert_true(m.thread_blocks == m.thread_total);
+    dh_measured_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tiny_blocks),
+        cmocka_unit_test(other_build_refused),
+        cmocka_unit_test(subroutine_split),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
