@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows darm-large parboil parboil-ncu pb-static-ncu model-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows measured measured-2 darm-large parboil parboil-ncu pb-static-ncu model-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -278,6 +278,53 @@ nqu-windows)
         --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
   done
   grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
+measured|measured-2)
+  # block costs measured per instruction (DH_BLOCK_COSTS=measured: CUPTI's
+  # SASS metrics of each workload's baseline, mapped through the listing):
+  # each baseline's modeled CFE against CUPTI's in the same run, per-block
+  # tables in measured-dump/ (docs/model.md "Block costs measured per
+  # instruction"); bit, pcm and gdt with one-step windows, as their
+  # committed figures. measured-2: the rest of the newer suites.
+  mkdir -p "$out/measured-dump"
+  mrun() {
+    local name=$1; shift
+    DH_BLOCK_COSTS=measured DH_MEASURED_DUMP="$out/measured-dump" DH_BBV_LIMIT_MB=24000 \
+      timeout 170 $H run --backend cuda --reps 3 --variant baseline --fresh --no-cache \
+      --out "$out/m-$name" "$@" > "$out/m-$name.txt" 2>&1
+    echo "$name rc=$?"; grep -m3 "measured\|error" "$out/m-$name.txt"
+  }
+  if [ "$s" = measured ]; then
+    mrun micro --suite micro --size medium
+    mrun cvp --suite frontier --bench cvp --size medium
+    mrun pol --suite frontier --bench pol --size medium
+    DH_BBV_WINDOW=1 mrun gdt-win1 --suite frontier --bench gdt --size small
+    mrun dct --suite darm --bench dct --size medium
+    mrun ms --suite darm --bench ms --size medium
+    DH_BBV_WINDOW=1 mrun bit-win1 --suite darm --bench bit --size small --param bs=32,256 --param input=desc,random
+    DH_BBV_WINDOW=1 mrun pcm-win1 --suite darm --bench pcm --size small --param bs=32,256 --param input=ranges,random
+    mrun pb --suite parboil --bench pb --size medium
+    mrun srad --suite rodinia --bench srad --size medium
+  else
+    mrun lbm --suite parboil --bench lbm --size medium
+    mrun mc --suite bbv --bench mc --size medium
+    mrun sw --suite bbv --bench sw --size medium
+    mrun lud --suite rodinia --bench lud --size medium
+    DH_BBV_WINDOW=1 mrun bfs-win1 --suite rodinia --bench bfs --size medium
+    DH_BBV_WINDOW=1 mrun nqu-win1 --suite darm --bench nqu --size small
+  fi
+  python3 - "$out" <<'P'
+import glob, re, sys
+for f in sorted(glob.glob(sys.argv[1] + "/m-*/results.xml")):
+    x = open(f).read()
+    for m in re.finditer(r'<run [^>]*id="([^"]*)"', x):
+        seg = x[m.start():x.find('</run>', m.start())]
+        c = re.findall(r'<model [^>]*costs="([^"]*)"[^>]*cfe32="([0-9.]*)"', seg)
+        k = re.findall(r'source="counters" value="([0-9.]*)"', seg)
+        if c and k:
+            print("%-60s %-9s modeled %.3f CUPTI %.3f  %+.1f" % (m.group(1)[-60:], c[0][0],
+                  float(c[0][1]), float(k[0]), 100 * (float(c[0][1]) - float(k[0]))))
+P
+  ;;
 darm-windows)
   # darm's pcm (a step a phase) and bit (a step a (k, j) of the network)
   # with one-step windows of ordered BBVs, CUPTI's CFE in the same runs

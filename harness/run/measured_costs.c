@@ -53,15 +53,16 @@ static int count_pass(struct dh_worker *w, const struct dh_case *c, struct dh_ex
     return rc2;
 }
 
-/* A per-block table for DH_MEASURED_DUMP=DIR: DIR/<suite>-<bench>.tsv. */
+/* A per-block table for DH_MEASURED_DUMP=DIR: DIR/<suite>-<bench>.tsv,
+ * a section each workload (appended). */
 static void dump(const struct dh_case *c, const struct dh_measured *m, const double *lanes)
 {
     const char *dir = getenv("DH_MEASURED_DUMP");
     if (!dir || !*dir)
         return;
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.tsv", dir, c->suite, c->bench_name);
-    FILE *f = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/%s-%s.tsv", dir, c->suite, c->bench_name);   /* a workload a section */
+    FILE *f = fopen(path, "a");
     if (!f) {
         fprintf(stderr, "harness: DH_MEASURED_DUMP: cannot write %s\n", path);
         return;
@@ -148,9 +149,12 @@ void dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_
     parent = NULL;
     dh__measured_install(w, nb);
 out:
-    if (rc)
+    static char said[sizeof e.msg];          /* the same reason once a process */
+    if (rc && strcmp(said, e.msg)) {
+        snprintf(said, sizeof said, "%s", e.msg);
         fprintf(stderr, "harness: DH_BLOCK_COSTS=measured for %s/%s: %s; the costs stay %s\n",
                 c->suite, c->bench_name, e.msg, w->bbv.costs[0] ? w->bbv.costs : "hand");
+    }
     dh_measured_free(&m);
     free(pc);
     free(src);
