@@ -447,6 +447,7 @@ static struct {
     int tried, ok;
     char why[256];
     int active;                 /* between begin and end */
+    int configured;             /* DH_PCS_MODE=keep: set up once */
     uint64_t ids[3];
 } dh__sass;
 
@@ -472,22 +473,45 @@ static int dh__sass_load(struct dh_err *err)
     return 0;
 }
 
+/* DH_CUPTI_DEBUG=1: each SASS-metrics call's result on stderr. */
+static void dh__sass_note(const char *call, CUptiResult r)
+{
+    const char *d = getenv("DH_CUPTI_DEBUG");
+    if (!d || !*d || !strcmp(d, "0"))
+        return;
+    const char *s = NULL;
+    if (dh__cupti_cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        s = "?";
+    fprintf(stderr, "cupti: %s -> %s (%d)\n", call, s, (int)r);
+}
+
+/* DH_PCS_MODE=keep: the profiler and the metrics' configuration are set
+ * up once a process and kept; each pass only enables and disables. */
+static int dh__sass_keep(void)
+{
+    const char *m = getenv("DH_PCS_MODE");
+    return m && !strcmp(m, "keep");
+}
+
 /* Teardown of whatever begin set up; errors cannot be acted on here. */
 static void dh__sass_teardown(CUcontext ctx, int device_index, int enabled, int configured)
 {
     if (enabled) {
         DH__CUPTI_PARAMS(CUpti_SassMetricsDisable_Params, di);
         di.ctx = ctx;
-        (void)dh__cupti_cuptiSassMetricsDisable(&di);
+        dh__sass_note("cuptiSassMetricsDisable", dh__cupti_cuptiSassMetricsDisable(&di));
     }
+    dh__sass.active = 0;
+    if (dh__sass_keep())
+        return;
     if (configured) {
         DH__CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params, un);
         un.deviceIndex = (uint32_t)device_index;
-        (void)dh__cupti_cuptiSassMetricsUnsetConfig(&un);
+        dh__sass_note("cuptiSassMetricsUnsetConfig", dh__cupti_cuptiSassMetricsUnsetConfig(&un));
     }
     DH__CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, pd);
-    (void)dh__cupti_cuptiProfilerDeInitialize(&pd);
-    dh__sass.active = 0;
+    dh__sass_note("cuptiProfilerDeInitialize", dh__cupti_cuptiProfilerDeInitialize(&pd));
+    dh__sass.configured = 0;
 }
 
 extern "C" int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err *err)
@@ -500,46 +524,76 @@ extern "C" int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err
     dh__cupti_preload_nvperf();
     int configured = 0, enabled = 0;
     CUpti_SassMetrics_Config cfg[3];
-    {
-        DH__CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, ip);
-        CUptiResult r = dh__cupti_cuptiProfilerInitialize(&ip);
-        if (r != CUPTI_SUCCESS)
-            return dh__cupti_fail(err, r, "cuptiProfilerInitialize");
+    if (!dh__sass.configured) {
+        {
+            DH__CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, ip);
+            CUptiResult r = dh__cupti_cuptiProfilerInitialize(&ip);
+            dh__sass_note("cuptiProfilerInitialize", r);
+            if (r != CUPTI_SUCCESS)
+                return dh__cupti_fail(err, r, "cuptiProfilerInitialize");
+        }
         dh__sass.active = 1;
+        const char *chip;
+        {
+            DH__CUPTI_PARAMS(CUpti_Device_GetChipName_Params, cn);
+            cn.deviceIndex = (size_t)device_index;
+            DH__CUPTI_CALL(cuptiDeviceGetChipName, cn);
+            chip = cn.pChipName;
+        }
+        for (int k = 0; k < 3; k++) {
+            DH__CUPTI_PARAMS(CUpti_SassMetrics_GetProperties_Params, gp);
+            gp.pChipName = chip;
+            gp.pMetricName = dh__sass_metrics[k];
+            DH__CUPTI_CALL(cuptiSassMetricsGetProperties, gp);
+            dh__sass.ids[k] = gp.metric.metricId;
+            cfg[k].metricId = gp.metric.metricId;
+            cfg[k].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+        }
+        {
+            DH__CUPTI_PARAMS(CUpti_SassMetricsSetConfig_Params, sc);
+            sc.numOfMetricConfig = 3;
+            sc.pConfigs = cfg;
+            sc.deviceIndex = (uint32_t)device_index;
+            CUptiResult r = dh__cupti_cuptiSassMetricsSetConfig(&sc);
+            dh__sass_note("cuptiSassMetricsSetConfig", r);
+            if (r != CUPTI_SUCCESS) {
+                rc = dh__cupti_fail(err, r, "cuptiSassMetricsSetConfig");
+                goto out;
+            }
+            configured = 1;
+            dh__sass.configured = 1;
+        }
     }
-    const char *chip;
-    {
-        DH__CUPTI_PARAMS(CUpti_Device_GetChipName_Params, cn);
-        cn.deviceIndex = (size_t)device_index;
-        DH__CUPTI_CALL(cuptiDeviceGetChipName, cn);
-        chip = cn.pChipName;
-    }
-    for (int k = 0; k < 3; k++) {
-        DH__CUPTI_PARAMS(CUpti_SassMetrics_GetProperties_Params, gp);
-        gp.pChipName = chip;
-        gp.pMetricName = dh__sass_metrics[k];
-        DH__CUPTI_CALL(cuptiSassMetricsGetProperties, gp);
-        dh__sass.ids[k] = gp.metric.metricId;
-        cfg[k].metricId = gp.metric.metricId;
-        cfg[k].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
-    }
-    {
-        DH__CUPTI_PARAMS(CUpti_SassMetricsSetConfig_Params, sc);
-        sc.numOfMetricConfig = 3;
-        sc.pConfigs = cfg;
-        sc.deviceIndex = (uint32_t)device_index;
-        DH__CUPTI_CALL(cuptiSassMetricsSetConfig, sc);
-        configured = 1;
-    }
+    dh__sass.active = 1;
     {
         DH__CUPTI_PARAMS(CUpti_SassMetricsEnable_Params, en);
         en.ctx = ctx;
         en.enableLazyPatching = 1;
-        DH__CUPTI_CALL(cuptiSassMetricsEnable, en);
+        CUptiResult r = dh__cupti_cuptiSassMetricsEnable(&en);
+        dh__sass_note("cuptiSassMetricsEnable", r);
+        if (r != CUPTI_SUCCESS) {
+            rc = dh__cupti_fail(err, r, "cuptiSassMetricsEnable");
+            configured = dh__sass.configured;
+            dh__sass.configured = 0;      /* set up afresh next time */
+            goto out;
+        }
         enabled = 1;
     }
     return 0;
 out:
+    if (dh__sass_keep() && !enabled) {
+        /* a failed set-up is undone even when kept */
+        if (configured) {
+            DH__CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params, un);
+            un.deviceIndex = (uint32_t)device_index;
+            (void)dh__cupti_cuptiSassMetricsUnsetConfig(&un);
+        }
+        DH__CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, pd);
+        (void)dh__cupti_cuptiProfilerDeInitialize(&pd);
+        dh__sass.configured = 0;
+        dh__sass.active = 0;
+        return rc;
+    }
     dh__sass_teardown(ctx, device_index, enabled, configured);
     return rc;
 }

@@ -81,13 +81,13 @@ static void dump(const struct dh_case *c, const struct dh_measured *m, const dou
     fclose(f);
 }
 
-void dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x)
+int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x)
 {
     const struct dh_bench *b = c->bench;
     const char *sel = getenv("DH_BLOCK_COSTS");
     if (!sel || strcmp(sel, "measured") || w->bbv_meas_tried || strcmp(c->variant, "baseline") ||
         !w->bbv.counts)
-        return;
+        return 0;
     w->bbv_meas_tried = 1;
     int nb = b->n_blocks, cc = 0;
     struct dh_err e = {0};
@@ -162,4 +162,5 @@ out:
     free(lanes);
     free(parent);
     free(meas);
+    return rc == 0;
 }

@@ -76,10 +76,11 @@ void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *
  * workload's baseline case, once, a pass of per-instruction counts
  * (backend pc_begin/pc_end) mapped to the blocks (harness/model/
  * measured.h), installed in w->bbv; a failure says why on stderr once and
- * leaves the costs as they were. dh__measured_install: the workload's
+ * leaves the costs as they were; 1 when they were installed.
+ * dh__measured_install: the workload's
  * measured costs into w->bbv again (workload_bbv, later cases); 0 when
  * there are none. */
-void dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x);
+int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x);
 int dh__measured_install(struct dh_worker *w, int nb);
 
 /* remap.c: a gpu_tdr case's remap overhead into r->remap when the case
