@@ -447,7 +447,7 @@ static struct {
     int tried, ok;
     char why[256];
     int active;                 /* between begin and end */
-    int configured;             /* DH_PCS_MODE=keep: set up once */
+    int configured;             /* set up (kept between passes) */
     uint64_t ids[3];
 } dh__sass;
 
@@ -485,12 +485,15 @@ static void dh__sass_note(const char *call, CUptiResult r)
     fprintf(stderr, "cupti: %s -> %s (%d)\n", call, s, (int)r);
 }
 
-/* DH_PCS_MODE=keep: the profiler and the metrics' configuration are set
- * up once a process and kept; each pass only enables and disables. */
+/* The profiler and the metrics' configuration are set up at the first
+ * pass of a process and kept (each pass enables and disables): on CUDA
+ * 13.0 a second cuptiSassMetricsSetConfig after an UnsetConfig fails
+ * with CUPTI_ERROR_OUT_OF_MEMORY (the H100, 2026-11-26).
+ * DH_PCS_MODE=full tears everything down after each pass. */
 static int dh__sass_keep(void)
 {
     const char *m = getenv("DH_PCS_MODE");
-    return m && !strcmp(m, "keep");
+    return !(m && !strcmp(m, "full"));
 }
 
 /* Teardown of whatever begin set up; errors cannot be acted on here. */

@@ -29,30 +29,6 @@ int dh__measured_install(struct dh_worker *w, int nb)
     return 1;
 }
 
-/* The counts of one more pass of the case's launches. */
-static int count_pass(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
-                      struct dh_pc_count **pc, long *n, struct dh_err *e)
-{
-    *pc = NULL;
-    *n = 0;
-    if (!w->be->pc_begin || !w->be->pc_end)
-        return dh_err_set(e, DH_E_UNAVAILABLE, "the %s backend has no per-instruction "
-                          "counts (CUDA's CUPTI has)", w->be->name);
-    int rc = w->be->pc_begin(w->dev, e);
-    if (rc)
-        return rc;
-    struct dh_sample s;
-    rc = c->bench->run(w->state, x, -100, &s, e);
-    struct dh_err e2 = {0};
-    int rc2 = w->be->pc_end(w->dev, pc, n, rc ? &e2 : e);
-    if (rc) {
-        free(*pc);
-        *pc = NULL;
-        return rc;
-    }
-    return rc2;
-}
-
 /* A per-block table for DH_MEASURED_DUMP=DIR: DIR/<suite>-<bench>.tsv,
  * a section each workload (appended). */
 static void dump(const struct dh_case *c, const struct dh_measured *m, const double *lanes)
@@ -108,8 +84,15 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
                         "--backend cuda", w->info.name);
         goto out;
     }
-    if ((rc = count_pass(w, c, x, &pc, &n_pc, &e)))
+    /* the counters pass's counts, or a pass of their own */
+    if (w->pcs) {
+        pc = w->pcs;
+        n_pc = w->n_pcs;
+        w->pcs = NULL;
+        w->n_pcs = 0;
+    } else if ((rc = dh__pc_pass(w, c, x, &pc, &n_pc, &e))) {
         goto out;
+    }
     if (dh_source_options(c, &w->info, opts, sizeof opts) || !(src = dh_source_assemble(c))) {
         rc = dh_err_set(&e, DH_E_INTERNAL, "cannot assemble the baseline build");
         goto out;

@@ -31,6 +31,9 @@ static void drop_bbv(struct dh_worker *w)
     w->bbv_meas = NULL;
     w->bbv_mparent = NULL;
     w->bbv_meas_tried = 0;
+    free(w->pcs);
+    w->pcs = NULL;
+    w->n_pcs = 0;
     w->bbv_costs[0] = 0;
     memset(&w->bbv, 0, sizeof w->bbv);
     w->bbv_tried = 0;
