@@ -71,7 +71,7 @@ static void tiny_blocks(void **st)
     for (int k = 0; k < NB; k++)
         lanes[k] = 32;
     struct dh_measured m;
-    int rc = dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e);
+    int rc = dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e);
     if (rc)
         fprintf(stderr, "%s\n", e.msg);
     assert_int_equal(rc, 0);
@@ -83,7 +83,7 @@ static void tiny_blocks(void **st)
         assert_true(fabs(m.inst[k] - c.b[k].insts) < 1e-9);
         assert_true(fabs(m.useful[k] - (c.b[k].insts - 0.5 * c.b[k].predicated)) < 1e-9);
         assert_true(fabs(m.cycles[k] - c.b[k].cost) < 1e-9);
-        assert_true(m.pred_inst[k] == 0);
+        assert_true(m.thread_moved == 0);
         some_pred |= c.b[k].predicated > 0;
     }
     assert_true(some_pred);                   /* the fixture's guarded store */
@@ -92,24 +92,53 @@ static void tiny_blocks(void **st)
     assert_true(m.thread_blocks <= m.thread_total && m.thread_blocks > 0);
     dh_measured_free(&m);
 
-    /* T_SIDE (1) declared guarded in T_ENTRY (0), which twice as many
-     * lanes run: its code is issued per execution of the entry, its
-     * useful work per execution of its own */
+    /* T_SIDE (1) declared guarded in T_ENTRY (0): without the model's
+     * warp counts, its code is the entry's */
     int parent[NB] = {-1, 0, -1, -1, -1, -1};
-    lanes[0] = 64;
-    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, parent, NB, &m, &e), 0);
-    assert_true(fabs(m.inst[1] - c.b[1].insts / 2.0) < 1e-9);
-    assert_true(m.pred_inst[1] == m.inst[1] && m.pred_cost[1] == m.cycles[1]);
-    assert_true(fabs(m.useful[1] - (c.b[1].insts - 0.5 * c.b[1].predicated)) < 1e-9);
-    assert_true(fabs(m.inst[0] - c.b[0].insts / 2.0) < 1e-9);
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, parent, NB, &m, &e), 0);
+    assert_true(fabs(m.inst[0] - (c.b[0].insts + c.b[1].insts)) < 1e-9);
+    assert_true(m.inst[1] == 0 && m.priced[1]);
+    assert_true(fabs(m.thread_moved - 32.0 * c.b[1].insts) < 1e-9);
     dh_measured_free(&m);
 
-    /* a block no lane ran is not priced; its counts are said unpriced */
-    lanes[0] = 32;
+    /* With them, the counts decide. T_SIDE run by 8 lanes a warp
+     * execution, the entry by 32: its instructions issued with 32 lanes
+     * active ran as the entry's (if-converted), ... */
+    double warps[NB];
+    for (int k = 0; k < NB; k++)
+        warps[k] = 1;
+    lanes[1] = 8;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
+    assert_true(fabs(m.inst[0] - (c.b[0].insts + c.b[1].insts)) < 1e-9);
+    assert_true(m.inst[1] == 0);
+    dh_measured_free(&m);
+    /* ... and with 8 active, as its own (a branch around it) */
+    for (long i = 0; i < n; i++)
+        pc[i].thread = 8, pc[i].pred_on = 8;
+    lanes[0] = 8;
+    warps[0] = 0.25;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
+    assert_true(fabs(m.inst[1] - c.b[1].insts) < 1e-9);
+    assert_true(m.thread_moved == 0);
+    dh_measured_free(&m);
+    free(pc);
+    pc = tiny_counts(lst, &n);
+    lanes[0] = lanes[1] = 32;
+
+    /* a block no lane ran is not priced; code of it that ran did so as
+     * the block around's (T_LOOP's, in the entry); with no lane of that
+     * either, the counts are said unpriced */
     lanes[2] = 0;
-    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e), 0);
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e), 0);
     assert_false(m.priced[2]);
-    assert_true(fabs(m.thread_unpriced - 32.0 * c.b[2].insts) < 1e-9);
+    assert_true(fabs(m.thread_moved - 32.0 * c.b[2].insts) < 1e-9);
+    assert_true(fabs(m.inst[0] - (c.b[0].insts + c.b[2].insts)) < 1e-9);
+    assert_true(m.thread_unpriced == 0);
+    dh_measured_free(&m);
+    lanes[0] = 0;
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e), 0);
+    assert_false(m.priced[0] || m.priced[2]);
+    assert_true(fabs(m.thread_unpriced - 32.0 * (c.b[0].insts + c.b[2].insts)) < 1e-9);
     dh_measured_free(&m);
     dh_sass_costs_free(&c);
     free(pc);
@@ -131,7 +160,7 @@ static void other_build_refused(void **st)
     struct dh_measured m;
     struct dh_err e = {0};
     pc[3].pc += 4;                            /* between two instructions */
-    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e),
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e),
                      -DH_E_DATA);
     assert_non_null(strstr(e.msg, "another build"));
     assert_non_null(strstr(e.msg, "tiny_baseline+0x"));
@@ -139,11 +168,11 @@ static void other_build_refused(void **st)
     pc[3].pc -= 4;
     snprintf(pc[0].func, sizeof pc[0].func, "other_kernel");
     memset(&e, 0, sizeof e);
-    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e),
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e),
                      -DH_E_DATA);
     assert_non_null(strstr(e.msg, "other_kernel"));
     pc[0].inst = pc[0].thread = pc[0].pred_on = 0;
-    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NB, &m, &e), 0);
+    assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, NULL, NULL, NB, &m, &e), 0);
     dh_measured_free(&m);
     free(pc);
     free(lst);
@@ -183,7 +212,7 @@ static void subroutine_split(void **st)
     double lanes[2] = {96, 32};
     struct dh_measured m;
     struct dh_err e = {0};
-    int rc = dh_measured_costs(lst, src, "", pc, 7, lanes, NULL, 2, &m, &e);
+    int rc = dh_measured_costs(lst, src, "", pc, 7, lanes, NULL, NULL, 2, &m, &e);
     if (rc)
         fprintf(stderr, "%s\n", e.msg);
     assert_int_equal(rc, 0);
@@ -201,12 +230,66 @@ static void subroutine_split(void **st)
     dh_measured_free(&m);
 }
 
+/* Counts written and read back; a file of other counts, or not of this
+ * form, is refused naming the line (data, never trusted). */
+static void counts_file(void **st)
+{
+    (void)st;
+    struct dh_pc_count pc[2] = {{"k_baseline", 0x1a0, 3, 96, 80}, {"k_baseline", 0x1b0, 1, 32, 32}};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(dh_pc_counts_write(f, "s/b/small/k=1", pc, 2), 0);
+    fclose(f);
+    struct dh_pc_count *back = NULL;
+    long n = 0;
+    struct dh_err e = {0};
+    assert_int_equal(dh_pc_counts_read(buf, "s/b/small/k=1", &back, &n, &e), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(back[1].func, "k_baseline");
+    assert_int_equal(back[0].pc, 0x1a0);
+    assert_true(back[0].inst == 3 && back[0].thread == 96 && back[0].pred_on == 80);
+    free(back);
+    /* another workload's */
+    assert_int_equal(dh_pc_counts_read(buf, "s/b/small/k=2", &back, &n, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "not of s/b/small/k=2"));
+    assert_null(back);
+    free(buf);
+    const char *bad[] = {
+        "k=1\nf\t10\t1\t1\t1\n",                              /* no header */
+        "# divharness pc counts 1: K\nf\tzz\t1\t1\t1\n",          /* pc not hex */
+        "# divharness pc counts 1: K\nf\t10\t-1\t1\t1\n",         /* negative */
+        "# divharness pc counts 1: K\nf\t10\t1\t1\t2\n",          /* pred_on > thread */
+        "# divharness pc counts 1: K\nf\t10\t1\t1\n",              /* a field short */
+        "# divharness pc counts 1: K\nf\t10\t1\t1\t1\tx\n",       /* one more */
+        "# divharness pc counts 1: K\nf\t10\t1\tnan\t1\n",        /* not a count */
+        "# divharness pc counts 1: K\nf g\t10\t1\t1\t1\n",        /* a space in the name */
+        "# divharness pc counts 1: K\nf\t10\t1\t1\t1\n\n",       /* an empty line */
+        "# divharness pc counts 1: K\nf\t1ffffffff\t1\t1\t1\n",   /* pc over 32 bits */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        memset(&e, 0, sizeof e);
+        int rc = dh_pc_counts_read(bad[i], "K", &back, &n, &e);
+        if (rc != -DH_E_DATA)
+            fail_msg("bad[%zu] read as counts", i);
+        assert_non_null(strstr(e.msg, "line "));
+        assert_null(back);
+    }
+    /* the last line may lack its newline */
+    assert_int_equal(dh_pc_counts_read("# divharness pc counts 1: K\nf\t10\t1\t2\t1", "K",
+                                       &back, &n, &e), 0);
+    assert_int_equal(n, 1);
+    free(back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tiny_blocks),
         cmocka_unit_test(other_build_refused),
         cmocka_unit_test(subroutine_split),
+        cmocka_unit_test(counts_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

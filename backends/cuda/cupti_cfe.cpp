@@ -571,7 +571,11 @@ extern "C" int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err
     {
         DH__CUPTI_PARAMS(CUpti_SassMetricsEnable_Params, en);
         en.ctx = ctx;
-        en.enableLazyPatching = 1;
+        /* every function loaded, patched now: with lazy patching (at a
+         * function's first launch) a second pass of a process patched
+         * nothing (CUDA 13.0, the H100); DH_PCS_LAZY=1 asks for it */
+        const char *lz = getenv("DH_PCS_LAZY");
+        en.enableLazyPatching = lz && !strcmp(lz, "1");
         CUptiResult r = dh__cupti_cuptiSassMetricsEnable(&en);
         dh__sass_note("cuptiSassMetricsEnable", r);
         if (r != CUPTI_SUCCESS) {

@@ -140,6 +140,11 @@ void dh_bb_markers_free(struct dh_bb_markers *m);
 int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                      const struct dh_bb_markers *m, int pair[2]);
 
+/* The block an instruction of `block` would belong to were `block` not
+ * marked: the block around it (-1 none, -2 a shared line). */
+int dh_sass_block_outer(const struct dh_sass *s, const struct dh_sass_inst *in,
+                        const struct dh_bb_markers *m, int block);
+
 /* The step of a loop counter updated by `in` (IADD3/VIADD Rx, Rx, imm),
  * else 0: a loop's unroll where the source counts by 1. */
 long dh_sass_counter_step(const struct dh_sass_inst *in);

@@ -32,6 +32,13 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
     return block_of(s, in, m, pair, &marker, -1);
 }
 
+int dh_sass_block_outer(const struct dh_sass *s, const struct dh_sass_inst *in,
+                        const struct dh_bb_markers *m, int block)
+{
+    int marker;
+    return block_of(s, in, m, NULL, &marker, block);
+}
+
 /* A parameter id of marker k, deciding at frame f: the argument at the
  * call site (frame f+1), or, where that is the caller's parameter, at its
  * call site in turn. -1 unknown, -2 two calls on one line. */

@@ -1,17 +1,25 @@
 /* measured_costs.c — DH_BLOCK_COSTS=measured: the model's block costs
  * from per-instruction counts of the baseline kernel as it ran on the
  * device (CUDA: CUPTI SASS metrics), mapped to the blocks through the
- * listing of the same build (harness/model/measured.h). One pass of its
- * own after the timed runs, at the workload's baseline case; the
- * workload's later cases (its cpu_tdr regroupings) are priced with the
- * same costs. A case priced before its workload's baseline ran keeps the
- * costs it would have had. */
+ * listing of the same build (harness/model/measured.h). The counts are
+ * the counters pass's (counters.c), or a pass of their own with
+ * --counters no, at the workload's baseline case; the workload's later
+ * cases (its cpu_tdr regroupings) are priced with the same costs. A case
+ * priced before its workload's baseline ran keeps the costs it would
+ * have had.
+ *
+ * DH_MEASURED_DUMP=DIR writes each workload's counts (DIR/<suite>-<bench>-
+ * <hash>.pcs) and per-block costs (DIR/<suite>-<bench>.tsv);
+ * DH_MEASURED_LOAD=DIR prices with counts recorded so (on another
+ * machine: a PoCL run priced as the H100 with DH_SASS_ARCH=90), in place
+ * of a pass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../model/measured.h"
 #include "../model/sasscost.h"
+#include "../../backends/cache.h"
 #include "source.h"
 #include "steps.h"
 
@@ -22,38 +30,94 @@ int dh__measured_install(struct dh_worker *w, int nb)
     memcpy(w->bbv_cost, w->bbv_meas, (size_t)nb * sizeof *w->bbv_cost);
     w->bbv.block_inst = w->bbv_meas + nb;
     w->bbv.useful_inst = w->bbv_meas + 2 * nb;
-    w->bbv.pred_inst = w->bbv_meas + 3 * nb;
-    w->bbv.pred_cost = w->bbv_meas + 4 * nb;
-    w->bbv.parent = w->bbv_mparent;
+    w->bbv.pred_inst = w->bbv.pred_cost = NULL;
+    w->bbv.parent = NULL;
     snprintf(w->bbv.costs, sizeof w->bbv.costs, "measured");
     return 1;
 }
 
-/* A per-block table for DH_MEASURED_DUMP=DIR: DIR/<suite>-<bench>.tsv,
- * a section each workload (appended). */
-static void dump(const struct dh_case *c, const struct dh_measured *m, const double *lanes)
+/* The workload the counts are of (the baseline's build: every parameter),
+ * and the file they go to in dir. */
+static void counts_key(const struct dh_case *c, const char *dir, char *key, size_t klen,
+                       char *path, size_t plen)
+{
+    char ps[512];
+    dh_pset_format(&c->params, 0, ps, sizeof ps);
+    snprintf(key, klen, "%s/%s/%s/%s", c->suite, c->bench_name, c->size, ps);
+    snprintf(path, plen, "%s/%s-%s-%016llx.pcs", dir, c->suite, c->bench_name,
+             (unsigned long long)dh_fnv1a64(key, strlen(key), DH_FNV_OFFSET));
+}
+
+static int counts_load(const struct dh_case *c, const char *dir, struct dh_pc_count **pc,
+                       long *n, struct dh_err *e)
+{
+    char key[700], path[4096];
+    counts_key(c, dir, key, sizeof key, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dh_err_set(e, DH_E_IO, "DH_MEASURED_LOAD: no counts for %s (%s): record them "
+                          "with DH_MEASURED_DUMP on a CUDA machine", key, path);
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 + 1 > cap) {
+            size_t nc = cap ? 2 * cap : 1 << 20;
+            char *t = realloc(text, nc);
+            if (!t) {
+                free(text);
+                fclose(f);
+                return dh_err_set(e, DH_E_RESOURCES, "out of host memory reading %s", path);
+            }
+            text = t;
+            cap = nc;
+        }
+        size_t got = fread(text + len, 1, 65536, f);
+        len += got;
+        if (got < 65536)
+            break;
+    }
+    fclose(f);
+    text[len] = 0;
+    int rc = strlen(text) != len
+                 ? dh_err_set(e, DH_E_DATA, "a NUL byte in the text")
+                 : dh_pc_counts_read(text, key, pc, n, e);
+    free(text);
+    if (rc) {
+        char m[sizeof e->msg];
+        snprintf(m, sizeof m, "%s", e->msg);
+        return dh_err_set(e, rc < 0 ? -rc : rc, "%s: %s", path, m);
+    }
+    return 0;
+}
+
+/* DH_MEASURED_DUMP=DIR: the counts, and a per-block table (a section a
+ * workload, appended). */
+static void dump(const struct dh_case *c, const struct dh_measured *m, const double *lanes,
+                 const double *warps, const struct dh_pc_count *pc, long n_pc)
 {
     const char *dir = getenv("DH_MEASURED_DUMP");
     if (!dir || !*dir)
         return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.tsv", dir, c->suite, c->bench_name);   /* a workload a section */
-    FILE *f = fopen(path, "a");
-    if (!f) {
+    char key[700], path[4096];
+    counts_key(c, dir, key, sizeof key, path, sizeof path);
+    FILE *f = fopen(path, "w");
+    if (!f || dh_pc_counts_write(f, key, pc, n_pc) || fclose(f))
+        fprintf(stderr, "harness: DH_MEASURED_DUMP: cannot write %s\n", path);
+    snprintf(path, sizeof path, "%s/%s-%s.tsv", dir, c->suite, c->bench_name);
+    if (!(f = fopen(path, "a"))) {
         fprintf(stderr, "harness: DH_MEASURED_DUMP: cannot write %s\n", path);
         return;
     }
-    fprintf(f, "# %s/%s %s: thread instructions %.6g (%.4f in blocks), predicated-on %.6g "
-            "(%.4f in blocks), warp instructions %.6g, CFE %.4f\n",
-            c->suite, c->bench_name, c->id, m->thread_total,
-            m->thread_total > 0 ? m->thread_blocks / m->thread_total : 0, m->on_total,
-            m->on_total > 0 ? m->on_blocks / m->on_total : 0, m->warp_total,
-            m->warp_total > 0 ? m->on_total / (32 * m->warp_total) : 0);
-    fprintf(f, "block\tname\tlanes\tinst\tuseful\tcycles\tguarded\n");
+    fprintf(f, "# %s: thread instructions %.6g (%.4f in blocks, %.4f moved to the block "
+            "around), predicated-on %.6g, warp instructions %.6g, CFE %.4f\n", key,
+            m->thread_total, m->thread_total > 0 ? m->thread_blocks / m->thread_total : 0,
+            m->thread_total > 0 ? m->thread_moved / m->thread_total : 0, m->on_total,
+            m->warp_total, m->warp_total > 0 ? m->on_total / (32 * m->warp_total) : 0);
+    fprintf(f, "block\tname\tlanes\twarps\tinst\tuseful\tcycles\n");
     for (int k = 0; k < m->nb; k++)
-        fprintf(f, "%d\t%s\t%.0f\t%.4f\t%.4f\t%.4f\t%d\n", k,
+        fprintf(f, "%d\t%s\t%.0f\t%.0f\t%.4f\t%.4f\t%.4f\n", k,
                 c->bench->blocks && c->bench->blocks[k].name ? c->bench->blocks[k].name : "?",
-                lanes[k], m->inst[k], m->useful[k], m->cycles[k], m->pred_inst[k] > 0);
+                lanes[k], warps[k], m->inst[k], m->useful[k], m->cycles[k]);
     fclose(f);
 }
 
@@ -66,26 +130,36 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
         return 0;
     w->bbv_meas_tried = 1;
     int nb = b->n_blocks, cc = 0;
+    int W = w->info.warp_width > 0 ? w->info.warp_width : 32;
     struct dh_err e = {0};
     struct dh_pc_count *pc = NULL;
     long n_pc = 0;
     char opts[4096], *src = NULL, *listing = NULL;
-    double *lanes = calloc((size_t)(nb > 0 ? nb : 1), sizeof *lanes);
-    int *parent = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *parent);
-    double *meas = malloc((size_t)(nb > 0 ? nb : 1) * 5 * sizeof *meas);
+    size_t nbs = (size_t)(nb > 0 ? nb : 1);
+    double *lanes = calloc(nbs, sizeof *lanes), *warps = calloc(nbs, sizeof *warps);
+    int *parent = malloc(nbs * sizeof *parent);
+    double *meas = malloc(nbs * 3 * sizeof *meas);
+    struct dh_bbv_block_use *use = malloc(nbs * sizeof *use);
     struct dh_measured m = {0};
+    const char *load = getenv("DH_MEASURED_LOAD"), *env_cc = getenv("DH_SASS_ARCH");
     int rc;
-    if (!lanes || !parent || !meas) {
+    if (!lanes || !warps || !parent || !meas || !use) {
         rc = dh_err_set(&e, DH_E_RESOURCES, "out of host memory");
         goto out;
     }
-    if (sscanf(w->info.arch, "sm_%d", &cc) != 1 || strcmp(w->info.platform, "CUDA")) {
-        rc = dh_err_set(&e, DH_E_USAGE, "device %s is not a CUDA sm_XY one: run with "
-                        "--backend cuda", w->info.name);
+    if (sscanf(w->info.arch, "sm_%d", &cc) != 1 || strcmp(w->info.platform, "CUDA"))
+        cc = load && *load && env_cc ? atoi(env_cc) : 0;
+    if (cc <= 0) {
+        rc = dh_err_set(&e, DH_E_USAGE, "device %s is not a CUDA sm_XY one: run with --backend "
+                        "cuda, or price counts recorded there (DH_MEASURED_LOAD=DIR with "
+                        "DH_SASS_ARCH=XY)", w->info.name);
         goto out;
     }
-    /* the counters pass's counts, or a pass of their own */
-    if (w->pcs) {
+    /* the counts: recorded, the counters pass's, or a pass of their own */
+    if (load && *load) {
+        if ((rc = counts_load(c, load, &pc, &n_pc, &e)))
+            goto out;
+    } else if (w->pcs) {
         pc = w->pcs;
         n_pc = w->n_pcs;
         w->pcs = NULL;
@@ -99,39 +173,42 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
     }
     if ((rc = dh_sass_listing(cc, src, opts, &listing, &e)))
         goto out;
+    /* each block's lane executions, and its warp executions as the model
+     * counts them (the launch order, windows where there are) */
     for (long i = 0; i < w->bbv.n_items; i++)
         for (int k = 0; k < nb; k++)
             lanes[k] += w->bbv.counts[(size_t)i * nb + k];
+    if (dh_bbv_block_use(&w->bbv, NULL, W, use)) {
+        rc = dh_err_set(&e, DH_E_RESOURCES, "out of host memory");
+        goto out;
+    }
+    for (int k = 0; k < nb; k++)
+        warps[k] = (double)use[k].issued / W;
     for (int k = 0; k < nb; k++)
         parent[k] = -1;
     struct dh_err eg = {0};
     if (dh_bbv_guard_parents(b->blocks, nb, parent, &eg) < 0)
         for (int k = 0; k < nb; k++)
             parent[k] = -1;
-    if ((rc = dh_measured_costs(listing, src, opts, pc, n_pc, lanes, parent, nb, &m, &e)))
+    if ((rc = dh_measured_costs(listing, src, opts, pc, n_pc, lanes, warps, parent, nb, &m, &e)))
         goto out;
-    dump(c, &m, lanes);
+    dump(c, &m, lanes, warps, pc, n_pc);
     for (int k = 0; k < nb; k++) {
         /* a block no lane ran keeps the cost it had (it weighs nothing) */
         meas[k] = m.priced[k] ? m.cycles[k] : w->bbv_cost[k];
         meas[nb + k] = m.priced[k] ? m.inst[k]
                        : w->bbv.block_inst ? w->bbv.block_inst[k] : w->bbv_cost[k];
         meas[2 * nb + k] = m.priced[k] ? m.useful[k] : meas[nb + k];
-        meas[3 * nb + k] = m.pred_inst[k];
-        meas[4 * nb + k] = m.pred_cost[k];
-        if (m.pred_inst[k] <= 0)
-            parent[k] = -1;
     }
     fprintf(stderr, "harness: measured block costs for %s/%s: %d function%s, %.1f%% of the "
-            "thread instructions in blocks\n", c->suite, c->bench_name, m.funcs,
-            m.funcs == 1 ? "" : "s",
-            m.thread_total > 0 ? 100 * m.thread_blocks / m.thread_total : 0);
+            "thread instructions in blocks, %.1f%% priced with the block around theirs\n",
+            c->suite, c->bench_name, m.funcs, m.funcs == 1 ? "" : "s",
+            m.thread_total > 0 ? 100 * m.thread_blocks / m.thread_total : 0,
+            m.thread_total > 0 ? 100 * m.thread_moved / m.thread_total : 0);
     w->bbv_meas = meas;
-    w->bbv_mparent = parent;
     meas = NULL;
-    parent = NULL;
     dh__measured_install(w, nb);
-out:
+out:;
     static char said[sizeof e.msg];          /* the same reason once a process */
     if (rc && strcmp(said, e.msg)) {
         snprintf(said, sizeof said, "%s", e.msg);
@@ -143,7 +220,9 @@ out:
     free(src);
     free(listing);
     free(lanes);
+    free(warps);
     free(parent);
     free(meas);
+    free(use);
     return rc == 0;
 }

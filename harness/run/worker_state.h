@@ -38,9 +38,8 @@ struct dh_worker {
     int *bbv_hparent;              /* with bbv_hguard: the block each is guarded in */
     int bbv_sass_tried;
     double *bbv_meas;              /* DH_BLOCK_COSTS=measured, once the baseline's pass
-                                      is in: cycles, inst, useful, pred_inst,
-                                      pred_cost [nb] each (measured_costs.c) */
-    int *bbv_mparent;              /* with bbv_meas: a guarded block's parent, else -1 */
+                                      is in: cycles, inst, useful [nb] each
+                                      (measured_costs.c) */
     int bbv_meas_tried;
     struct dh_pc_count *pcs;       /* the case's per-instruction counts (counters.c),
                                       freed when the next case counts */

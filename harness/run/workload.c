@@ -27,9 +27,7 @@ static void drop_bbv(struct dh_worker *w)
     w->bbv_sass = NULL;
     w->bbv_sass_tried = 0;
     free(w->bbv_meas);
-    free(w->bbv_mparent);
     w->bbv_meas = NULL;
-    w->bbv_mparent = NULL;
     w->bbv_meas_tried = 0;
     free(w->pcs);
     w->pcs = NULL;
