@@ -11,6 +11,7 @@
 struct dh_worker {
     const struct dh_backend_ops *be;
     struct dh_device *dev;
+    int dev_index;                 /* the backend's index of dev */
     struct dh_device_info info;
     const char *dump_dir;          /* --dump-source, may be NULL */
     struct dh_wcache *wcache;      /* the workload cache; NULL: none (--no-cache) */
