@@ -448,6 +448,7 @@ static struct {
     char why[256];
     int active;                 /* between begin and end */
     int configured;             /* set up (kept between passes) */
+    int passes;                 /* begun in this process */
     uint64_t ids[3];
 } dh__sass;
 
@@ -568,6 +569,7 @@ extern "C" int dh__cuda_pcs_begin(CUcontext ctx, int device_index, struct dh_err
         }
     }
     dh__sass.active = 1;
+    dh__sass.passes++;
     {
         DH__CUPTI_PARAMS(CUpti_SassMetricsEnable_Params, en);
         en.ctx = ctx;
@@ -652,8 +654,10 @@ extern "C" int dh__cuda_pcs_end(CUcontext ctx, int device_index, struct dh_pc_co
         inst = dp.numOfInstances;
     }
     if (recs == 0 || inst == 0) {
-        rc = dh_err_set(err, DH_E_UNAVAILABLE, "CUPTI patched no instruction: was a kernel "
-                        "launched?");
+        rc = dh_err_set(err, DH_E_UNAVAILABLE, dh__sass.passes > 1
+                        ? "CUPTI patched no instruction: SASS metrics count once a process "
+                          "(CUDA 13.0); run with --isolate yes"
+                        : "CUPTI patched no instruction: was a kernel launched?");
         goto out;
     }
     data = (CUpti_SassMetrics_Data *)calloc(recs, sizeof *data);

@@ -36,16 +36,19 @@ int dh__measured_install(struct dh_worker *w, int nb)
     return 1;
 }
 
-/* The workload the counts are of (the baseline's build: every parameter),
- * and the file they go to in dir. */
+/* The workload the counts are of, as text (its workload parameters and
+ * tunables: the baseline build's; not the variant's choices), and the
+ * file they go to in dir. */
 static void counts_key(const struct dh_case *c, const char *dir, char *key, size_t klen,
                        char *path, size_t plen)
 {
-    char ps[512];
-    dh_pset_format(&c->params, 0, ps, sizeof ps);
-    snprintf(key, klen, "%s/%s/%s/%s", c->suite, c->bench_name, c->size, ps);
-    snprintf(path, plen, "%s/%s-%s-%016llx.pcs", dir, c->suite, c->bench_name,
-             (unsigned long long)dh_fnv1a64(key, strlen(key), DH_FNV_OFFSET));
+    char wl[400], tn[300];
+    dh_pset_format(&c->params, DH_P_WORKLOAD, wl, sizeof wl);
+    dh_pset_format(&c->params, DH_P_TUNABLE, tn, sizeof tn);
+    snprintf(key, klen, "%s/%s/%s/%s;%s", c->suite, c->bench_name, c->size, wl, tn);
+    if (dir)
+        snprintf(path, plen, "%s/%s-%s-%016llx.pcs", dir, c->suite, c->bench_name,
+                 (unsigned long long)dh_fnv1a64(key, strlen(key), DH_FNV_OFFSET));
 }
 
 static int counts_load(const struct dh_case *c, const char *dir, struct dh_pc_count **pc,
@@ -90,6 +93,51 @@ static int counts_load(const struct dh_case *c, const char *dir, struct dh_pc_co
     return 0;
 }
 
+/* The baseline's counts kept in the program cache for the workload's
+ * other cases, which run in processes of their own (a process counts
+ * once: counters.c): keyed by the workload, the device and the build. */
+static void cache_keyof(const struct dh_case *c, const struct dh_device_info *info,
+                        const char *src, const char *opts, char out[33])
+{
+    char key[700], ident[1100];
+    counts_key(c, NULL, key, sizeof key, NULL, 0);
+    snprintf(ident, sizeof ident, "%s | %s", info->name, key);
+    dh_cache_key(out, "pc-counts", ident, "", src, opts);
+}
+
+static void cache_store(const char *ckey, const char *key, const struct dh_pc_count *pc, long n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f && !dh_pc_counts_write(f, key, pc, n) && !fclose(f))
+        dh_cache_store(ckey, buf, len);
+    else if (f)
+        fclose(f);
+    free(buf);
+}
+
+static int cache_load(const char *ckey, const char *key, struct dh_pc_count **pc, long *n,
+                      struct dh_err *e)
+{
+    void *data = NULL;
+    size_t len = 0;
+    if (dh_cache_load(ckey, &data, &len))
+        return dh_err_set(e, DH_E_UNAVAILABLE, "no counts of %s's baseline on this device yet: "
+                          "run the baseline of the workload first (it is, in one command with "
+                          "--variant baseline,...)", key);
+    char *text = realloc(data, len + 1);
+    if (!text) {
+        free(data);
+        return dh_err_set(e, DH_E_RESOURCES, "out of host memory");
+    }
+    text[len] = 0;
+    int rc = strlen(text) != len ? dh_err_set(e, DH_E_DATA, "cached counts: a NUL byte")
+                                 : dh_pc_counts_read(text, key, pc, n, e);
+    free(text);
+    return rc;
+}
+
 /* DH_MEASURED_DUMP=DIR: the counts, and a per-block table (a section a
  * workload, appended). */
 static void dump(const struct dh_case *c, const struct dh_measured *m, const double *lanes,
@@ -125,9 +173,11 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
 {
     const struct dh_bench *b = c->bench;
     const char *sel = getenv("DH_BLOCK_COSTS");
-    if (!sel || strcmp(sel, "measured") || w->bbv_meas_tried || strcmp(c->variant, "baseline") ||
-        !w->bbv.counts)
+    if (!sel || strcmp(sel, "measured") || w->bbv_meas_tried || !w->bbv.counts)
         return 0;
+    int base = !strcmp(c->variant, "baseline");
+    struct dh_case bc = *c;
+    snprintf(bc.variant, sizeof bc.variant, "baseline");
     w->bbv_meas_tried = 1;
     int nb = b->n_blocks, cc = 0;
     int W = w->info.warp_width > 0 ? w->info.warp_width : 32;
@@ -155,9 +205,20 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
                         "DH_SASS_ARCH=XY)", w->info.name);
         goto out;
     }
-    /* the counts: recorded, the counters pass's, or a pass of their own */
+    if (dh_source_options(&bc, &w->info, opts, sizeof opts) || !(src = dh_source_assemble(&bc))) {
+        rc = dh_err_set(&e, DH_E_INTERNAL, "cannot assemble the baseline build");
+        goto out;
+    }
+    char key[700], ckey[33];
+    counts_key(c, NULL, key, sizeof key, NULL, 0);
+    cache_keyof(c, &w->info, src, opts, ckey);
+    /* the counts: recorded, the baseline's kept, the counters pass's, or a
+     * pass of their own */
     if (load && *load) {
         if ((rc = counts_load(c, load, &pc, &n_pc, &e)))
+            goto out;
+    } else if (!base) {
+        if ((rc = cache_load(ckey, key, &pc, &n_pc, &e)))
             goto out;
     } else if (w->pcs) {
         pc = w->pcs;
@@ -167,10 +228,8 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
     } else if ((rc = dh__pc_pass(w, c, x, &pc, &n_pc, &e))) {
         goto out;
     }
-    if (dh_source_options(c, &w->info, opts, sizeof opts) || !(src = dh_source_assemble(c))) {
-        rc = dh_err_set(&e, DH_E_INTERNAL, "cannot assemble the baseline build");
-        goto out;
-    }
+    if (base && !(load && *load))
+        cache_store(ckey, key, pc, n_pc);
     if ((rc = dh_sass_listing(cc, src, opts, &listing, &e)))
         goto out;
     /* each block's lane executions, and its warp executions as the model
@@ -192,7 +251,8 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
             parent[k] = -1;
     if ((rc = dh_measured_costs(listing, src, opts, pc, n_pc, lanes, warps, parent, nb, &m, &e)))
         goto out;
-    dump(c, &m, lanes, warps, pc, n_pc);
+    if (base)
+        dump(c, &m, lanes, warps, pc, n_pc);
     for (int k = 0; k < nb; k++) {
         /* a block no lane ran keeps the cost it had (it weighs nothing) */
         meas[k] = m.priced[k] ? m.cycles[k] : w->bbv_cost[k];
@@ -200,11 +260,12 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
                        : w->bbv.block_inst ? w->bbv.block_inst[k] : w->bbv_cost[k];
         meas[2 * nb + k] = m.priced[k] ? m.useful[k] : meas[nb + k];
     }
-    fprintf(stderr, "harness: measured block costs for %s/%s: %d function%s, %.1f%% of the "
-            "thread instructions in blocks, %.1f%% priced with the block around theirs\n",
-            c->suite, c->bench_name, m.funcs, m.funcs == 1 ? "" : "s",
-            m.thread_total > 0 ? 100 * m.thread_blocks / m.thread_total : 0,
-            m.thread_total > 0 ? 100 * m.thread_moved / m.thread_total : 0);
+    if (base)
+        fprintf(stderr, "harness: measured block costs for %s/%s: %d function%s, %.1f%% of the "
+                "thread instructions in blocks, %.1f%% priced with the block around theirs\n",
+                c->suite, c->bench_name, m.funcs, m.funcs == 1 ? "" : "s",
+                m.thread_total > 0 ? 100 * m.thread_blocks / m.thread_total : 0,
+                m.thread_total > 0 ? 100 * m.thread_moved / m.thread_total : 0);
     w->bbv_meas = meas;
     meas = NULL;
     dh__measured_install(w, nb);

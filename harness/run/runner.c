@@ -377,6 +377,15 @@ static void fail_case(struct dh_result *r, int code, const char *msg)
     snprintf(r->message, sizeof r->message, "%s", msg);
 }
 
+/* The case ran a pass of per-instruction counts (DH_BLOCK_COSTS=measured
+ * on a backend that has them, harness/run/counters.c). */
+static int pc_counted(const struct dh_case *c)
+{
+    const char *sel = getenv("DH_BLOCK_COSTS");
+    const struct dh_backend_ops *be = dh_backend_find(c->backend);
+    return sel && !strcmp(sel, "measured") && be && be->pc_begin && (c->profile || c->model);
+}
+
 int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_result *r)
 {
     if (interrupted)
@@ -445,6 +454,11 @@ int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_resu
     } else if (r->status == DH_E_LAUNCH) {
         /* a kernel fault can leave the context unusable (CUDA's errors
          * are sticky): the next case gets a fresh worker */
+        stop(&s->p, 0);
+    } else if (pc_counted(c)) {
+        /* per-instruction counts work once a process (CUPTI's SASS
+         * metrics on CUDA 13.0: a second pass counts nothing, and a
+         * second set-up fails): the next case gets a fresh worker */
         stop(&s->p, 0);
     }
     return 0;

@@ -18,7 +18,6 @@ int dh_worker_open(struct dh_worker *w, const struct dh_backend_ops *be, int ind
 {
     memset(w, 0, sizeof *w);
     w->be = be;
-    w->dev_index = index;
     int n = 0;
     char why[256] = "";
     int rc = be->probe(&n, why, sizeof why, err);

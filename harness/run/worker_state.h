@@ -11,7 +11,6 @@
 struct dh_worker {
     const struct dh_backend_ops *be;
     struct dh_device *dev;
-    int dev_index;                 /* the backend's index of dev */
     struct dh_device_info info;
     const char *dump_dir;          /* --dump-source, may be NULL */
     struct dh_wcache *wcache;      /* the workload cache; NULL: none (--no-cache) */

@@ -67,17 +67,6 @@ int dh__workload_ensure(struct dh_worker *w, const struct dh_case *c, struct dh_
         return 0;
     dh__workload_drop(w);
     struct dh_err e = {0};
-    /* per-instruction counts: a fresh context for each workload (see
-     * counters.c) */
-    if (w->dev && dh__pc_mode(w) && getenv("DH_PCS_REOPEN")) {
-        w->be->close(w->dev);
-        w->dev = NULL;
-        int orc = w->be->open(w->dev_index, &w->dev, &e);
-        if (orc) {
-            dh__step_fail(r, &e, orc);
-            return orc;
-        }
-    }
     double t0 = dh_now_ms();
     /* from the workload cache when it holds them (checked), else made and
      * stored */
