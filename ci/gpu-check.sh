@@ -278,18 +278,20 @@ nqu-windows)
         --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
   done
   grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
-measured|measured-2)
+measured|measured-2|measured-tdr)
   # block costs measured per instruction (DH_BLOCK_COSTS=measured: CUPTI's
   # SASS metrics of each workload's baseline, mapped through the listing):
   # each baseline's modeled CFE against CUPTI's in the same run, per-block
   # tables in measured-dump/ (docs/model.md "Block costs measured per
   # instruction"); bit, pcm and gdt with one-step windows, as their
   # committed figures. measured-2: the rest of the newer suites.
+  # measured-tdr: the cpu_tdr regroupings of micro and pol priced with
+  # the baseline's measured costs (the model's speedup errors).
   mkdir -p "$out/measured-dump"
   mrun() {
     local name=$1; shift
     DH_BLOCK_COSTS=measured DH_MEASURED_DUMP="$out/measured-dump" DH_BBV_LIMIT_MB=24000 \
-      timeout 170 $H run --backend cuda --reps 3 --variant baseline --fresh --no-cache \
+      timeout 280 $H run --backend cuda --reps "${MREPS:-3}" --variant "${MVARIANT:-baseline}" --fresh --no-cache \
       --out "$out/m-$name" "$@" > "$out/m-$name.txt" 2>&1
     echo "$name rc=$?"; grep -m3 "measured\|error" "$out/m-$name.txt"
   }
@@ -304,6 +306,12 @@ measured|measured-2)
     DH_BBV_WINDOW=1 mrun pcm-win1 --suite darm --bench pcm --size small --param bs=32,256 --param input=ranges,random
     mrun pb --suite parboil --bench pb --size medium
     mrun srad --suite rodinia --bench srad --size medium
+  elif [ "$s" = measured-tdr ]; then
+    MREPS=10 MVARIANT=baseline,cpu_tdr mrun tdr-micro --suite micro --size medium --param mech=rr \
+        --param regroup=key,sort,greedy,greedymax
+    MREPS=10 MVARIANT=baseline,cpu_tdr mrun tdr-pol --suite frontier --bench pol --size medium \
+        --param regroup=key,sort,greedy,greedymax
+    sed -n '/^BBV model/,/^mean/p' "$out"/m-tdr-*.txt
   else
     mrun lbm --suite parboil --bench lbm --size medium
     mrun mc --suite bbv --bench mc --size medium

@@ -23,6 +23,13 @@ int dh_exec_launch(struct dh_exec *x, const struct dh_launch *l, double *ms,
         lb.n_args = l->n_args + 1;
         l = &lb;
     }
+    if (x->track_launches) {
+        int seen = 0;
+        for (int i = 0; i < x->n_launched && !seen; i++)
+            seen = !strcmp(x->launched[i], l->kernel);
+        if (!seen && x->n_launched < 8)
+            snprintf(x->launched[x->n_launched++], sizeof x->launched[0], "%s", l->kernel);
+    }
     /* A launch outside kernel_ms (ms NULL) is not counted either, and a
      * profiling pass counts at most x->profile_max launches (0: all): the
      * rest run as they would, uncounted, and are tallied so the result

@@ -66,6 +66,11 @@ struct dh_exec {
                                   only kernel time is kept, so host work is
                                   done by the verified run and reused by every
                                   later one, never timed */
+    int track_launches;        /* set by the harness (per-instruction counts):
+                                  dh_exec_launch notes each kernel's name */
+    char launched[8][128];     /* the distinct kernels launched since, the
+                                  first 8 */
+    int n_launched;
 };
 
 struct dh_kit;

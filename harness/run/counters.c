@@ -26,53 +26,29 @@ int dh__pc_pass(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
     if (rc)
         return rc;
     struct dh_sample s;
+    x->track_launches = 1;
+    x->n_launched = 0;
     rc = c->bench->run(w->state, x, -100, &s, e);
+    x->track_launches = 0;
     struct dh_err e2 = {0};
     int rc2 = w->be->pc_end(w->dev, pc, n, rc ? &e2 : e);
-    if (rc) {
+    /* every kernel the pass launched must be in the counts: CUPTI's SASS
+     * metrics (CUDA 13.0) have been seen to count one kernel of two */
+    for (int i = 0; !rc && !rc2 && i < x->n_launched; i++) {
+        int found = 0;
+        for (long j = 0; j < *n && !found; j++)
+            found = !strcmp((*pc)[j].func, x->launched[i]) && (*pc)[j].inst > 0;
+        if (!found)
+            rc2 = dh_err_set(e, DH_E_UNAVAILABLE, "the per-instruction counts miss kernel %s "
+                             "(of %d launched): not priced from partial counts",
+                             x->launched[i], x->n_launched);
+    }
+    if (rc || rc2) {
         free(*pc);
         *pc = NULL;
         *n = 0;
-        return rc;
     }
-    return rc2;
-}
-
-int dh__pc_mode(const struct dh_worker *w)
-{
-    const char *sel = getenv("DH_BLOCK_COSTS");
-    return sel && !strcmp(sel, "measured") && w->be->pc_begin && w->be->pc_end;
-}
-
-/* The counters from a per-instruction pass: its sums are the events the
- * range profiler counts (thread instructions predicated on, warp
- * instructions), over every launch of the run; the counts stay in w for
- * the block costs (measured_costs.c). */
-static void counters_pc(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
-                        struct dh_result *r)
-{
-    struct dh_err e = {0};
-    free(w->pcs);
-    w->pcs = NULL;
-    w->n_pcs = 0;
-    if (dh__pc_pass(w, c, x, &w->pcs, &w->n_pcs, &e)) {
-        snprintf(r->message, sizeof r->message, "counters unavailable: %s", e.msg);
-        return;
-    }
-    double on = 0, inst = 0;
-    for (long i = 0; i < w->n_pcs; i++) {
-        on += w->pcs[i].pred_on;
-        inst += w->pcs[i].inst;
-    }
-    if (inst <= 0)
-        return;
-    r->has_counters = 1;
-    memset(&r->ctr, 0, sizeof r->ctr);
-    r->ctr.thread_inst_pred_on = on;
-    r->ctr.warp_inst_executed = inst;
-    r->ctr.warp_width = w->info.warp_width > 0 ? w->info.warp_width : 32;
-    r->ctr.cfe = on / (inst * r->ctr.warp_width);
-    snprintf(r->ctr.source, sizeof r->ctr.source, "cupti-sass");
+    return rc ? rc : rc2;
 }
 
 void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
@@ -80,10 +56,6 @@ void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *
 {
     if (!c->profile || !w->be->counters)
         return;
-    if (dh__pc_mode(w)) {
-        counters_pc(w, c, x, r);
-        return;
-    }
     struct dh_err e = {0};
     struct dh_sample s;
     x->profiling = 1;

@@ -2,11 +2,12 @@
  * from per-instruction counts of the baseline kernel as it ran on the
  * device (CUDA: CUPTI SASS metrics), mapped to the blocks through the
  * listing of the same build (harness/model/measured.h). The counts are
- * the counters pass's (counters.c), or a pass of their own with
- * --counters no, at the workload's baseline case; the workload's later
- * cases (its cpu_tdr regroupings) are priced with the same costs. A case
- * priced before its workload's baseline ran keeps the costs it would
- * have had.
+ * a pass of their own at the workload's baseline case, after its counters
+ * pass (counters.c dh__pc_pass), kept in the program cache; the
+ * workload's later cases (its cpu_tdr regroupings: each case runs in a
+ * fresh worker, runner.c) are priced with the same costs. A case priced
+ * before its workload's baseline ran keeps the costs it would have
+ * had.
  *
  * DH_MEASURED_DUMP=DIR writes each workload's counts (DIR/<suite>-<bench>-
  * <hash>.pcs) and per-block costs (DIR/<suite>-<bench>.tsv);
@@ -212,19 +213,13 @@ int dh__measured_costs(struct dh_worker *w, const struct dh_case *c, struct dh_e
     char key[700], ckey[33];
     counts_key(c, NULL, key, sizeof key, NULL, 0);
     cache_keyof(c, &w->info, src, opts, ckey);
-    /* the counts: recorded, the baseline's kept, the counters pass's, or a
-     * pass of their own */
+    /* the counts: recorded, the baseline's kept, or a pass (the baseline) */
     if (load && *load) {
         if ((rc = counts_load(c, load, &pc, &n_pc, &e)))
             goto out;
     } else if (!base) {
         if ((rc = cache_load(ckey, key, &pc, &n_pc, &e)))
             goto out;
-    } else if (w->pcs) {
-        pc = w->pcs;
-        n_pc = w->n_pcs;
-        w->pcs = NULL;
-        w->n_pcs = 0;
     } else if ((rc = dh__pc_pass(w, c, x, &pc, &n_pc, &e))) {
         goto out;
     }

@@ -378,12 +378,13 @@ static void fail_case(struct dh_result *r, int code, const char *msg)
 }
 
 /* The case ran a pass of per-instruction counts (DH_BLOCK_COSTS=measured
- * on a backend that has them, harness/run/counters.c). */
+ * on a backend that has them: a workload's baseline, measured_costs.c). */
 static int pc_counted(const struct dh_case *c)
 {
     const char *sel = getenv("DH_BLOCK_COSTS");
     const struct dh_backend_ops *be = dh_backend_find(c->backend);
-    return sel && !strcmp(sel, "measured") && be && be->pc_begin && (c->profile || c->model);
+    return sel && !strcmp(sel, "measured") && be && be->pc_begin && c->model &&
+           !strcmp(c->variant, "baseline");
 }
 
 int dh_session_run(struct dh_session *s, const struct dh_case *c, struct dh_result *r)

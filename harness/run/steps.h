@@ -68,17 +68,15 @@ int dh_kernel_settled(const double *k, int n);
 int dh__measure(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                 struct dh_result *r);
 
-/* counters.c: the counters pass, when the case asks and the backend can.
- * With DH_BLOCK_COSTS=measured on a backend with per-instruction counts
- * (dh__pc_mode) it is a pass of those (dh__pc_pass), its counts kept in
- * w->pcs for the block costs: CUPTI's range profiler and its SASS metrics
- * are not mixed in one process (a range profiler session between two
- * SASS-metrics passes hangs the second on the H100's CUDA 13.0). */
+/* counters.c: the counters pass, when the case asks and the backend can. */
 void dh__counters(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                   struct dh_result *r);
-int dh__pc_mode(const struct dh_worker *w);
 /* One more run of the case's launches with per-instruction counts (*pc
- * malloc'd, *n records). */
+ * malloc'd, *n records), after the counters pass: CUPTI's range profiler
+ * after SASS metrics in one process counts nothing, the other way round
+ * works, and SASS metrics count once a process (CUDA 13.0, the H100;
+ * runner.c gives the next case a fresh worker). Counts that miss a
+ * kernel the pass launched are an error. */
 int dh__pc_pass(struct dh_worker *w, const struct dh_case *c, struct dh_exec *x,
                 struct dh_pc_count **pc, long *n, struct dh_err *e);
 

@@ -41,9 +41,6 @@ struct dh_worker {
                                       is in: cycles, inst, useful [nb] each
                                       (measured_costs.c) */
     int bbv_meas_tried;
-    struct dh_pc_count *pcs;       /* the case's per-instruction counts (counters.c),
-                                      freed when the next case counts */
-    long n_pcs;
     char bbv_costs[16];            /* "sass", "sass+hand" (some blocks by hand) */
     int bbv_tried, bbv_status;
     long bbv_classes;              /* distinct BBVs, 0 = not counted yet */

@@ -29,9 +29,6 @@ static void drop_bbv(struct dh_worker *w)
     free(w->bbv_meas);
     w->bbv_meas = NULL;
     w->bbv_meas_tried = 0;
-    free(w->pcs);
-    w->pcs = NULL;
-    w->n_pcs = 0;
     w->bbv_costs[0] = 0;
     memset(&w->bbv, 0, sizeof w->bbv);
     w->bbv_tried = 0;
