@@ -122,6 +122,20 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
         int k = blk[i];
         if (k < 0 || k >= nb || thr[i] <= 0)
             continue;
+        /* run by fewer lanes than its block, exactly as many as ran one
+         * other block: that block's code (a call of a division's slow
+         * path, under a test the profiling build marks as a block of its
+         * own: bbv/mc's divz) */
+        if (thr[i] < lanes[k]) {
+            int hit = -1, hits = 0;
+            for (int b = 0; b < nb; b++)
+                if (b != k && lanes[b] > 0 && lanes[b] == thr[i])
+                    hit = b, hits++;
+            if (hits == 1) {
+                fb[i] = hit;
+                continue;
+            }
+        }
         int p = parent && parent[k] >= 0 ? parent[k] : dh_sass_block_outer(&s, &s.v[i], &m, k);
         if (p < 0 || p >= nb || p == k)
             continue;
