@@ -161,6 +161,7 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
             continue;
         double c = dh_sass_op_cost(s.v[i].op, NULL);
         if (fb[i] >= 0 && fb[i] < nb) {
+            out->warp_blocks += iss[i];
             acc[3 * fb[i]] += thr[i];
             acc[3 * fb[i] + 1] += on[i];
             acc[3 * fb[i] + 2] += thr[i] * c;
@@ -180,6 +181,7 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
             if (s.v[j].func == s.v[i].func && !strncmp(s.v[j].op, "CALL", 4) &&
                 s.v[j].target == e && fb[j] >= 0 && fb[j] < nb && thr[j] > 0) {
                 double w = thr[j] / calls;
+                out->warp_blocks += w * iss[i];
                 acc[3 * fb[j]] += w * thr[i];
                 acc[3 * fb[j] + 1] += w * on[i];
                 acc[3 * fb[j] + 2] += w * thr[i] * c;

@@ -42,7 +42,7 @@ struct dh_measured {
     int *priced;                        /* 1: from the counts; 0: no lane ran it */
     double thread_total, thread_blocks; /* thread instructions: counted, in blocks */
     double on_total, on_blocks;         /* predicated-on ones */
-    double warp_total;                  /* warp instructions counted */
+    double warp_total, warp_blocks;     /* warp instructions: counted, in blocks */
     double thread_unpriced;             /* of thread_blocks, in blocks no lane ran */
     double thread_moved;                /* of thread_blocks, priced with the block around */
     long unmatched;                     /* counted instructions the listing lacks */

@@ -157,11 +157,15 @@ static void dump(const struct dh_case *c, const struct dh_measured *m, const dou
         fprintf(stderr, "harness: DH_MEASURED_DUMP: cannot write %s\n", path);
         return;
     }
+    double wo = m->warp_total - m->warp_blocks;
     fprintf(f, "# %s: thread instructions %.6g (%.4f in blocks, %.4f moved to the block "
-            "around), predicated-on %.6g, warp instructions %.6g, CFE %.4f\n", key,
+            "around), predicated-on %.6g, warp instructions %.6g, CFE %.4f; outside the "
+            "blocks %.4f of the warp instructions, CFE %.4f\n", key,
             m->thread_total, m->thread_total > 0 ? m->thread_blocks / m->thread_total : 0,
             m->thread_total > 0 ? m->thread_moved / m->thread_total : 0, m->on_total,
-            m->warp_total, m->warp_total > 0 ? m->on_total / (32 * m->warp_total) : 0);
+            m->warp_total, m->warp_total > 0 ? m->on_total / (32 * m->warp_total) : 0,
+            m->warp_total > 0 ? wo / m->warp_total : 0,
+            wo > 0 ? (m->on_total - m->on_blocks) / (32 * wo) : 0);
     fprintf(f, "block\tname\tlanes\twarps\tinst\tuseful\tcycles\n");
     for (int k = 0; k < m->nb; k++)
         fprintf(f, "%d\t%s\t%.0f\t%.0f\t%.4f\t%.4f\t%.4f\n", k,
