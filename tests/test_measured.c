@@ -115,7 +115,8 @@ static void tiny_blocks(void **st)
     /* ... and with 8 active, as its own (a branch around it) */
     for (long i = 0; i < n; i++)
         pc[i].thread = 8, pc[i].pred_on = 8;
-    lanes[0] = 8;
+    for (int k = 0; k < NB; k++)
+        lanes[k] = 8;
     warps[0] = 0.25;
     assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
     assert_true(fabs(m.inst[1] - c.b[1].insts) < 1e-9);
@@ -123,7 +124,58 @@ static void tiny_blocks(void **st)
     dh_measured_free(&m);
     free(pc);
     pc = tiny_counts(lst, &n);
-    lanes[0] = lanes[1] = 32;
+    for (int k = 0; k < NB; k++)
+        lanes[k] = 32;
+
+    /* an entry instruction run by exactly T_HELP's 8 lanes and issued
+     * exactly as often as the model counts T_HELP's warp executions is
+     * T_HELP's (a slow path called under a test the profiling build
+     * marks); with another issue count, or lanes that two blocks share,
+     * it stays. T_HELP's own code: 8 lanes, 2 issues. */
+    {
+        struct dh_sass s;
+        struct dh_bb_markers mk;
+        assert_int_equal(dh_sass_parse(lst, &s, &e), 0);
+        assert_int_equal(dh_bb_markers_scan(src, "", &mk, &e), 0);
+        long at = -1;
+        for (long i = 0; i < n; i++)
+            for (int j = 0; j < s.n; j++) {
+                if (s.v[j].addr != pc[i].pc)
+                    continue;
+                int b = dh_sass_block_of(&s, &s.v[j], &mk, NULL);
+                if (b == 3)
+                    pc[i].thread = pc[i].pred_on = 8, pc[i].inst = 2;
+                else if (b == 0 && at < 0 && !s.v[j].pred)
+                    at = i;
+            }
+        assert_true(at >= 0);
+        dh_sass_free(&s);
+        dh_bb_markers_free(&mk);
+        for (int k = 0; k < NB; k++)
+            lanes[k] = 32, warps[k] = 1;
+        lanes[3] = 8;
+        warps[3] = 2;
+        pc[at].thread = pc[at].pred_on = 8;
+        pc[at].inst = 2;
+        assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
+        assert_true(fabs(m.inst[3] - (c.b[3].insts + 1)) < 1e-9);
+        assert_true(fabs(m.inst[0] - (c.b[0].insts - 1)) < 1e-9);
+        dh_measured_free(&m);
+        pc[at].inst = 1;
+        assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
+        assert_true(fabs(m.inst[3] - c.b[3].insts) < 1e-9);
+        dh_measured_free(&m);
+        pc[at].inst = 2;
+        lanes[4] = 8;
+        warps[4] = 2;
+        assert_int_equal(dh_measured_costs(lst, src, "", pc, n, lanes, warps, NULL, NB, &m, &e), 0);
+        assert_true(fabs(m.inst[3] - c.b[3].insts) < 1e-9);
+        dh_measured_free(&m);
+        free(pc);
+        pc = tiny_counts(lst, &n);
+        for (int k = 0; k < NB; k++)
+            lanes[k] = 32;
+    }
 
     /* a block no lane ran is not priced; code of it that ran did so as
      * the block around's (T_LOOP's, in the entry); with no lane of that

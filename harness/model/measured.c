@@ -126,10 +126,10 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
          * other block: that block's code (a call of a division's slow
          * path, under a test the profiling build marks as a block of its
          * own: bbv/mc's divz) */
-        if (thr[i] < lanes[k]) {
+        if (thr[i] < lanes[k] && warps) {
             int hit = -1, hits = 0;
             for (int b = 0; b < nb; b++)
-                if (b != k && lanes[b] > 0 && lanes[b] == thr[i])
+                if (b != k && lanes[b] > 0 && lanes[b] == thr[i] && warps[b] == iss[i])
                     hit = b, hits++;
             if (hits == 1) {
                 fb[i] = hit;
