@@ -122,11 +122,12 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
         int k = blk[i];
         if (k < 0 || k >= nb || thr[i] <= 0)
             continue;
-        /* run by fewer lanes than its block, exactly as many as ran one
-         * other block: that block's code (a call of a division's slow
+        /* a call run by fewer lanes than its block, by exactly as many
+         * as ran one other block and as often as the model counts that
+         * block's warp executions: that block's code (a division's slow
          * path, under a test the profiling build marks as a block of its
          * own: bbv/mc's divz) */
-        if (thr[i] < lanes[k] && warps) {
+        if (!strncmp(s.v[i].op, "CALL", 4) && thr[i] < lanes[k] && warps) {
             int hit = -1, hits = 0;
             for (int b = 0; b < nb; b++)
                 if (b != k && lanes[b] > 0 && lanes[b] == thr[i] && warps[b] == iss[i])
