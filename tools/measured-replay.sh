@@ -11,9 +11,12 @@ set -u
 src=${1:?usage: tools/measured-replay.sh H100DIR OUT}
 out=${2:?usage: tools/measured-replay.sh H100DIR OUT}
 cd "$(dirname "$0")/.."
-mkdir -p "$out"
+mkdir -p "$out/pcs"
 H=build/harness
-export DH_BLOCK_COSTS=measured DH_MEASURED_LOAD=$src/measured-dump DH_SASS_ARCH=90 \
+# the counts as committed (gzip'd) or as the GPU machine wrote them
+for f in "$src"/measured-dump/*.pcs.gz; do [ -e "$f" ] && gunzip -c "$f" > "$out/pcs/$(basename "$f" .gz)"; done
+cp "$src"/measured-dump/*.pcs "$out/pcs/" 2>/dev/null
+export DH_BLOCK_COSTS=measured DH_MEASURED_LOAD=$out/pcs DH_SASS_ARCH=90 \
        DH_LATENCY_TABLE=nvidia-sm90 DH_WARP_WIDTH=32 DH_MODEL_CUS=132 DH_BBV_LIMIT_MB=24000
 rerun() {
   local name=$1; shift
@@ -45,8 +48,8 @@ def runs(f):
     x = open(f).read()
     for m in re.finditer(r'<run [^>]*id="([^"]*)"', x):
         seg = x[m.start():x.find('</run>', m.start())]
-        w = m.group(1).rsplit('/', 1)[-1]
-        yield w, seg
+        parts = m.group(1).split('/')
+        yield parts[2] + " " + parts[-1], seg
 errs = []
 for f in sorted(glob.glob(out + "/m-*/results.xml")):
     name = f.split('/')[-2]

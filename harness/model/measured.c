@@ -68,11 +68,11 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
     double *iss = calloc(n, sizeof *iss);
     double *thr = calloc(n, sizeof *thr), *on = calloc(n, sizeof *on);
     double *acc = calloc((size_t)(nb > 0 ? nb : 1) * 3, sizeof *acc);   /* T, O, C */
-    char *seen = calloc(nf, 1);
+    char *seen = calloc(nf, 1), *owns = calloc((size_t)(nb > 0 ? nb : 1), 1);
     out->inst = calloc((size_t)(nb > 0 ? nb : 1) * 3, sizeof *out->inst);
     out->priced = calloc((size_t)(nb > 0 ? nb : 1), sizeof *out->priced);
-    if (!first || !end || !blk || !fb || !iss || !thr || !on || !acc || !seen || !out->inst ||
-        !out->priced) {
+    if (!first || !end || !blk || !fb || !iss || !thr || !on || !acc || !seen || !owns ||
+        !out->inst || !out->priced) {
         rc = dh_err_set(err, DH_E_RESOURCES, "out of host memory");
         goto done;
     }
@@ -116,21 +116,26 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
                         out->unmatched, at);
         goto done;
     }
+    /* the blocks the listing gives code of their own */
+    for (long i = 0; i < s.n; i++)
+        if (blk[i] >= 0 && blk[i] < nb)
+            owns[blk[i]] = 1;
     /* each instruction's context: its block, or the block around it */
     for (long i = 0; i < s.n; i++) {
         fb[i] = blk[i];
         int k = blk[i];
         if (k < 0 || k >= nb || thr[i] <= 0)
             continue;
-        /* a call run by fewer lanes than its block, by exactly as many
-         * as ran one other block and as often as the model counts that
-         * block's warp executions: that block's code (a division's slow
-         * path, under a test the profiling build marks as a block of its
-         * own: bbv/mc's divz) */
-        if (!strncmp(s.v[i].op, "CALL", 4) && thr[i] < lanes[k] && warps) {
+        /* run by fewer lanes than its block, by exactly as many as ran a
+         * block the listing gives no code, and as often as the model
+         * counts that block's warp executions: that block's code (a
+         * division's slow path under a test the profiling build marks as
+         * a block of its own: bbv/mc's divz) */
+        if (thr[i] < lanes[k] && warps) {
             int hit = -1, hits = 0;
             for (int b = 0; b < nb; b++)
-                if (b != k && lanes[b] > 0 && lanes[b] == thr[i] && warps[b] == iss[i])
+                if (b != k && lanes[b] > 0 && lanes[b] == thr[i] && warps[b] == iss[i] &&
+                    !owns[b])
                     hit = b, hits++;
             if (hits == 1) {
                 fb[i] = hit;
@@ -211,6 +216,7 @@ done:
     free(on);
     free(acc);
     free(seen);
+    free(owns);
     dh_sass_free(&s);
     dh_bb_markers_free(&m);
     if (rc)

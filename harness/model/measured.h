@@ -21,16 +21,16 @@
  * around's lanes per warp execution than k's own (the model's: lanes /
  * warp executions, from the BBVs) is priced with the block around, as
  * its code. The block around: k's declared guard (dh_bb_def.guarded_in),
- * else where the listing puts the instruction with k unmarked. A call
- * run by fewer lanes than its block, by exactly as many lanes as ran one
- * other block and issued exactly as often as the model counts that
- * block's warp executions is that block's, with its subroutine (a
- * division's slow path called under a test the profiling build marks:
- * bbv/mc's divz blocks have no code of their own; lane counts alone
- * coincide in bit's network, and other code that matches so there is
- * not a block's). A subroutine's instructions go to the blocks that call
- * it, in proportion to the lanes of each call. docs/model.md tells the
- * method and what it measured. */
+ * else where the listing puts the instruction with k unmarked. Code run
+ * by fewer lanes than its block, by exactly as many lanes as ran one
+ * block the listing gives no code of its own, and issued exactly as
+ * often as the model counts that block's warp executions, is that
+ * block's (a division's slow path, a call and its subroutine, under a
+ * test the profiling build marks: bbv/mc's divz blocks; blocks with code
+ * of their own are no candidates: in bit's network their counts match so
+ * by coincidence). A subroutine's instructions go to the blocks that
+ * call it, in proportion to the lanes of each call. docs/model.md tells
+ * the method and what it measured. */
 #ifndef DH_MEASURED_H
 #define DH_MEASURED_H
 
