@@ -12,21 +12,6 @@
 #include "../harness/model/sass.h"
 #include "../harness/model/sasscost.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    return b;
-}
-
 #define NB 6
 
 /* Every issued instruction of tiny_baseline counted once a warp of 32
@@ -61,7 +46,8 @@ static struct dh_pc_count *tiny_counts(const char *lst, long *n)
 static void tiny_blocks(void **st)
 {
     (void)st;
-    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    char *lst = dh_test_slurp("tests/data/sass/tiny.sass", NULL);
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     long n = 0;
     struct dh_pc_count *pc = tiny_counts(lst, &n);
     struct dh_sass_costs c;
@@ -194,7 +180,8 @@ static void tiny_blocks(void **st)
 static void other_build_refused(void **st)
 {
     (void)st;
-    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    char *lst = dh_test_slurp("tests/data/sass/tiny.sass", NULL);
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     long n = 0;
     struct dh_pc_count *pc = tiny_counts(lst, &n);
     double lanes[NB] = {32, 32, 32, 32, 32, 32};

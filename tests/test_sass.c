@@ -17,21 +17,6 @@
 #include "../harness/model/bbv.h"
 #include "../suites/suite.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    return b;
-}
-
 static const struct dh_sass_inst *at(const struct dh_sass *s, unsigned addr)
 {
     for (int i = 0; i < s->n; i++)
@@ -44,7 +29,7 @@ static const struct dh_sass_inst *at(const struct dh_sass *s, unsigned addr)
 static void parse_listing(void **st)
 {
     (void)st;
-    char *text = slurp("tests/data/sass/tiny.sass");
+    char *text = dh_test_slurp("tests/data/sass/tiny.sass", NULL);
     struct dh_sass s;
     struct dh_err e = {0};
     assert_int_equal(dh_sass_parse(text, &s, &e), 0);
@@ -90,7 +75,7 @@ static void parse_listing(void **st)
 static void markers_and_mapping(void **st)
 {
     (void)st;
-    char *src = slurp("tests/data/sass/tiny.cu");
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     struct dh_bb_markers m;
     struct dh_err e = {0};
     assert_int_equal(dh_bb_markers_scan(src, "-D UNUSED=3", &m, &e), 0);
@@ -115,7 +100,7 @@ static void markers_and_mapping(void **st)
     for (int i = 0; i < 6; i++)
         assert_int_equal(seen[i], 1);
 
-    char *text = slurp("tests/data/sass/tiny.sass");
+    char *text = dh_test_slurp("tests/data/sass/tiny.sass", NULL);
     struct dh_sass s;
     assert_int_equal(dh_sass_parse(text, &s, &e), 0);
     int pair[2] = {-1, -1};
@@ -495,7 +480,8 @@ static void cost_table(void **st)
 static void single_kernel_any_name(void **st)
 {
     (void)st;
-    char *lst = slurp("tests/data/sass/tiny.sass"), *src = slurp("tests/data/sass/tiny.cu");
+    char *lst = dh_test_slurp("tests/data/sass/tiny.sass", NULL);
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     char *p;
     while ((p = strstr(lst, "tiny_baseline")))
         memcpy(p, "tiny_base_ke", 12), memmove(p + 12, p + 13, strlen(p + 13) + 1);
@@ -519,7 +505,7 @@ static void single_kernel_any_name(void **st)
 static void nvrtc_path(void **st)
 {
     (void)st;
-    char *src = slurp("tests/data/sass/tiny.cu");
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     struct dh_sass_costs c;
     struct dh_err e = {0};
     int rc = dh_sass_costs_build(90, src, "", NULL, 6, &c, &e);
@@ -566,7 +552,7 @@ static void listing_cache(void **st)
     char *keep_dir = old_dir ? strdup(old_dir) : NULL, *keep_no = old_no ? strdup(old_no) : NULL;
     setenv("DH_CACHE_DIR", dir, 1);
     unsetenv("DH_NO_CACHE");
-    char *src = slurp("tests/data/sass/tiny.cu");
+    char *src = dh_test_slurp("tests/data/sass/tiny.cu", NULL);
     struct dh_sass_costs a, b, c;
     struct dh_err e = {0};
     int rc = dh_sass_costs_build(90, src, "", NULL, 6, &a, &e);

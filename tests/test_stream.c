@@ -62,23 +62,6 @@ static void write_file(const char *path, struct dh_run *runs, int n)
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = malloc((size_t)sz + 1);
-    assert_non_null(t);
-    assert_int_equal(fread(t, 1, (size_t)sz, f), (size_t)sz);
-    t[sz] = 0;
-    fclose(f);
-    if (len)
-        *len = (size_t)sz;
-    return t;
-}
-
 static void spit(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -120,7 +103,7 @@ static void long_series(void **st)
     make_run(&runs[0], "baseline", 2, 2.0, 12);
     make_run(&runs[1], "gpu_tdr", 2, 1.0, 12);
     write_file(tpath("long.xml"), runs, 2);
-    char *text = slurp(tpath("long.xml"), NULL);
+    char *text = dh_test_slurp(tpath("long.xml"), NULL);
     const char *k = strstr(text, "<kernel ");
     assert_non_null(k);
     const char *open_end = strchr(k, '>');
@@ -260,7 +243,7 @@ static void deep_errors(void **st)
         make_run(&runs[i], i % 2 ? "gpu_tdr" : "baseline", 2 + i / 2, 1.0 + i % 2, 12);
     write_file(tpath("many.xml"), runs, N);
     size_t len;
-    char *text = slurp(tpath("many.xml"), &len);
+    char *text = dh_test_slurp(tpath("many.xml"), &len);
     struct dh_resultfile f;
     struct dh_err e = {0};
     assert_int_equal(dh_results_load(tpath("many.xml"), &f, &e), 0);
@@ -398,7 +381,7 @@ static void sections(void **st)
     dh_env_fill(&env, 0, NULL);
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write(tpath("none.xml"), &env, NULL, NULL, 0, &e), 0);
-    char *t = slurp(tpath("none.xml"), NULL);
+    char *t = dh_test_slurp(tpath("none.xml"), NULL);
     assert_int_equal(strncmp(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<divharness "
                                 "version=\"1\">\n  <environment>\n", 75), 0);
     assert_non_null(strstr(t, "  <devices/>\n  <runs/>\n</divharness>\n"));
@@ -412,7 +395,7 @@ static void sections(void **st)
         make_run(&runs[i], "baseline", 2 + i, 1.0, 12);
     runs[1].r.status = -1;                           /* pending: left out */
     write_file(tpath("three.xml"), runs, 3);
-    t = slurp(tpath("three.xml"), NULL);
+    t = dh_test_slurp(tpath("three.xml"), NULL);
     const char *r0 = strstr(t, "  <runs>\n    <run ");
     assert_non_null(r0);
     assert_non_null(strstr(r0, "    </run>\n  </runs>\n</divharness>\n"));

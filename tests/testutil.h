@@ -117,4 +117,24 @@ static inline int dh_test_paths(char *harness, size_t hlen, char *ci, size_t cle
     return 0;
 }
 
+/* A file's whole text, NUL-terminated (malloc'd), its length in *len
+ * (may be NULL); the test fails when it cannot be read. Paths are
+ * relative to the repository root. */
+static inline char *dh_test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = 0;
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return b;
+}
+
 #endif

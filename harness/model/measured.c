@@ -52,15 +52,9 @@ int dh_measured_costs(const char *listing, const char *source, const char *optio
     memset(out, 0, sizeof *out);
     struct dh_sass s;
     struct dh_bb_markers m;
-    int rc = dh_sass_parse(listing, &s, err);
-    if (rc) {
-        dh_sass_free(&s);
+    int rc = dh_sass_load(listing, source, options, &s, &m, err);
+    if (rc)
         return rc;
-    }
-    if ((rc = dh_bb_markers_scan(source, options, &m, err))) {
-        dh_sass_free(&s);
-        return rc;
-    }
     char at[160] = "";
     size_t n = (size_t)(s.n > 0 ? s.n : 1), nf = (size_t)(s.n_funcs > 0 ? s.n_funcs : 1);
     long *first = malloc(nf * sizeof *first), *end = malloc(nf * sizeof *end);

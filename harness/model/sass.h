@@ -140,6 +140,11 @@ void dh_bb_markers_free(struct dh_bb_markers *m);
 int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
                      const struct dh_bb_markers *m, int pair[2]);
 
+/* A listing parsed and a source's markers scanned, what the mapping reads;
+ * on an error neither holds anything (nothing to free). */
+int dh_sass_load(const char *listing, const char *source, const char *options,
+                 struct dh_sass *s, struct dh_bb_markers *m, struct dh_err *err);
+
 /* The block an instruction of `block` would belong to were `block` not
  * marked: the block around it (-1 none, -2 a shared line). */
 int dh_sass_block_outer(const struct dh_sass *s, const struct dh_sass_inst *in,

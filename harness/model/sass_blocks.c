@@ -32,6 +32,17 @@ int dh_sass_block_of(const struct dh_sass *s, const struct dh_sass_inst *in,
     return block_of(s, in, m, pair, &marker, -1);
 }
 
+int dh_sass_load(const char *listing, const char *source, const char *options,
+                 struct dh_sass *s, struct dh_bb_markers *m, struct dh_err *err)
+{
+    int rc = dh_sass_parse(listing, s, err);
+    if (!rc)
+        rc = dh_bb_markers_scan(source, options, m, err);
+    if (rc)
+        dh_sass_free(s);
+    return rc;
+}
+
 int dh_sass_block_outer(const struct dh_sass *s, const struct dh_sass_inst *in,
                         const struct dh_bb_markers *m, int block)
 {

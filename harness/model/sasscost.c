@@ -27,15 +27,9 @@ int dh_sass_costs_listing(const char *listing, const char *source, const char *o
     memset(out, 0, sizeof *out);
     struct dh_sass s;
     struct dh_bb_markers m;
-    int rc = dh_sass_parse(listing, &s, err);
-    if (rc) {
-        dh_sass_free(&s);
+    int rc = dh_sass_load(listing, source, options, &s, &m, err);
+    if (rc)
         return rc;
-    }
-    if ((rc = dh_bb_markers_scan(source, options, &m, err))) {
-        dh_sass_free(&s);
-        return rc;
-    }
     int f = -1;
     if (kernel) {
         f = dh_sass_func(&s, kernel);
