@@ -309,6 +309,109 @@ static void model_waste_list(void **st)
     assert_true(fabs(m.waste[0].share + m.waste[1].share - 1) < 1e-12);
 }
 
+/* Blocks decided each iteration (bbv.h): the expected iterations in
+ * which any lane takes the side, worked by hand. */
+static void each_runs_hand_worked(void **st)
+{
+    (void)st;
+    /* two lanes, 4 iterations, 2 takes each: p = 1/2, every iteration
+     * misses both with 1/4: 4 x 3/4 = 3 (the max says 2) */
+    struct dh_lane_runs a[2] = {{4, 2}, {4, 2}};
+    assert_true(fabs(dh_bbv_each_runs(a, 2) - 3.0) < 1e-12);
+    /* all or none: the max, 4 */
+    struct dh_lane_runs b[3] = {{4, 4}, {4, 0}, {0, 0}};
+    assert_true(fabs(dh_bbv_each_runs(b, 3) - 4.0) < 1e-12);
+    /* uneven loops: 2 iterations with both (1 - 1/4), 4 with the longer
+     * one alone (1 - 1/2): 1.5 + 2 */
+    struct dh_lane_runs c[2] = {{6, 3}, {2, 1}};
+    assert_true(fabs(dh_bbv_each_runs(c, 2) - 3.5) < 1e-12);
+    /* more takes than iterations: every one of that many */
+    struct dh_lane_runs d[1] = {{3, 5}};
+    assert_true(fabs(dh_bbv_each_runs(d, 1) - 5.0) < 1e-12);
+    assert_true(dh_bbv_each_runs(d, 0) == 0);
+    /* a wide warp (past the 64 lanes kept on the stack): 100 lanes of 2
+     * iterations and 1 take; and never below the max */
+    struct dh_lane_runs e[100];
+    for (int i = 0; i < 100; i++)
+        e[i] = (struct dh_lane_runs){2, 1};
+    assert_true(fabs(dh_bbv_each_runs(e, 100) - 2.0) < 1e-12);
+    for (int i = 0; i < 100; i++)
+        e[i] = (struct dh_lane_runs){(uint32_t)(i % 7 + 1), (uint32_t)(i % 3 ? 1 : 0)};
+    double x = dh_bbv_each_runs(e, 100);
+    assert_true(x >= 1.0 && x <= 7.0);
+}
+
+/* The table's `each` names resolve to loop blocks; a bad name is refused
+ * naming the block; darm/ms and rodinia/bfs declare theirs, and every
+ * registered table's names resolve. */
+static void each_loops_named(void **st)
+{
+    (void)st;
+    struct dh_bb_def ok[3] = {{"step", {.alu = 1}}, {"left", {.alu = 1}, .each = "step"},
+                              {"right", {.alu = 1}, .each = "step"}};
+    int each[256];
+    struct dh_err e = {0};
+    assert_int_equal(dh_bbv_each_loops(ok, 3, each, &e), 2);
+    assert_true(each[0] == -1 && each[1] == 0 && each[2] == 0);
+    struct dh_bb_def bad[2] = {{"step", {.alu = 1}}, {"left", {.alu = 1}, .each = "loop"}};
+    assert_int_equal(dh_bbv_each_loops(bad, 2, each, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "block 1 (left)"));
+    assert_non_null(strstr(e.msg, "no block of the table"));
+    struct dh_bb_def self[1] = {{"left", {.alu = 1}, .each = "left"}};
+    assert_int_equal(dh_bbv_each_loops(self, 1, each, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "itself"));
+    const struct dh_bench *ms = dh_bench_find("darm", "ms");
+    assert_non_null(ms);
+    assert_int_equal(dh_bbv_each_loops(ms->blocks, ms->n_blocks, each, &e), 2);
+    assert_string_equal(ms->blocks[each[3]].name, "step");
+    assert_string_equal(ms->blocks[each[4]].name, "step");
+    const struct dh_bench *bf = dh_bench_find("rodinia", "bfs");
+    assert_non_null(bf);
+    assert_int_equal(dh_bbv_each_loops(bf->blocks, bf->n_blocks, each, &e), 1);
+    for (int i = 0; i < dh_bench_count(); i++) {
+        const struct dh_bench *b = dh_bench_at(i);
+        if (!b->blocks || b->n_blocks > 256)
+            continue;
+        assert_true(dh_bbv_each_loops(b->blocks, b->n_blocks, each, &e) >= 0);
+    }
+}
+
+/* The model with blocks decided each iteration: one warp of 2 lanes, a
+ * step loop of 4 iterations taking left twice and right twice. The max
+ * says a warp runs each side twice (CFE 1); the expected runs say 3
+ * each; with windows in which each lane takes one side throughout, the
+ * max per window again. */
+static void each_in_metrics(void **st)
+{
+    (void)st;
+    uint32_t c[6] = {4, 2, 2, 4, 2, 2};
+    double one[3] = {1, 1, 1};
+    int each[3] = {-1, 0, 0};
+    struct dh_bbv b = {.n_items = 2, .n_blocks = 3, .counts = c, .block_cost = one};
+    struct dh_bbv_metrics m;
+    dh_bbv_metrics(&b, one, one, NULL, 2, 2, 1, 1, &m);
+    assert_true(fabs(m.cfe - 1.0) < 1e-12);
+    b.each = each;
+    dh_bbv_metrics(&b, one, one, NULL, 2, 2, 1, 1, &m);
+    /* thread 16; warp (4 + 3 + 3) x 2 */
+    assert_true(fabs(m.cfe - 16.0 / 20.0) < 1e-12);
+    assert_true(fabs(m.t_weighted - 10.0) < 1e-12);
+    struct dh_bbv_block_use u[3];
+    assert_int_equal(dh_bbv_block_use(&b, NULL, 2, u), 0);
+    assert_true(u[0].issued == 8 && u[1].issued == 6 && u[2].issued == 6);
+    assert_true(u[1].used == 4 && u[2].used == 4);
+    /* windows of 2 iterations: lane 0 left then right, lane 1 right then
+     * left: each window's sides all or none, the max: 2 + 2 + 2 a window */
+    uint32_t wc[12] = {2, 2, 0, 2, 0, 2, 2, 0, 2, 2, 2, 0};
+    b.win_counts = wc;
+    b.n_windows = 2;
+    b.window = 1;
+    dh_bbv_metrics(&b, one, one, NULL, 2, 2, 1, 1, &m);
+    assert_true(fabs(m.cfe - 16.0 / 24.0) < 1e-12);
+    assert_int_equal(dh_bbv_block_use(&b, NULL, 2, u), 0);
+    assert_true(u[1].issued == 8 && u[2].issued == 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -316,7 +419,8 @@ int main(void)
         cmocka_unit_test(floor_lone_long_warp), cmocka_unit_test(floor_many_short_warps),
         cmocka_unit_test(floor_mixed),       cmocka_unit_test(floor_units_and_launches),
         cmocka_unit_test(floor_priced),      cmocka_unit_test(block_use),
-        cmocka_unit_test(model_waste_list),
+        cmocka_unit_test(model_waste_list),  cmocka_unit_test(each_runs_hand_worked),
+        cmocka_unit_test(each_loops_named),  cmocka_unit_test(each_in_metrics),
     };
     return cmocka_run_group_tests_name("bbv_model", t, NULL, NULL);
 }

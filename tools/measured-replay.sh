@@ -6,7 +6,8 @@
 # code, warp 32, its latency table), the same workloads and windows as the
 # gpu-check steps; each baseline's modeled CFE against the CUPTI figure of
 # the H100's own run (H100DIR/m-NAME/results.xml). Needs NVRTC and an
-# nvdisasm that reads its CUBINs (DH_NVDISASM).
+# nvdisasm that reads its CUBINs (DH_NVDISASM). ONLY="ms bfs-win1" replays
+# those workloads alone (their names as below).
 set -u
 src=${1:?usage: tools/measured-replay.sh H100DIR OUT}
 out=${2:?usage: tools/measured-replay.sh H100DIR OUT}
@@ -20,6 +21,7 @@ export DH_BLOCK_COSTS=measured DH_MEASURED_LOAD=$out/pcs DH_SASS_ARCH=90 \
        DH_LATENCY_TABLE=nvidia-sm90 DH_WARP_WIDTH=32 DH_MODEL_CUS=132 DH_BBV_LIMIT_MB=24000
 rerun() {
   local name=$1; shift
+  case " ${ONLY:-$name} " in *" $name "*) ;; *) return ;; esac
   [ -f "$src/m-$name/results.xml" ] || { echo "$name: no H100 run in $src"; return; }
   timeout 1500 $H run --variant baseline --reps 1 --fresh --out "$out/m-$name" "$@" \
       > "$out/m-$name.txt" 2>&1

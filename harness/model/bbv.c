@@ -176,6 +176,65 @@ int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, str
     return guarded;
 }
 
+int dh_bbv_each_loops(const struct dh_bb_def *blocks, int n, int *each, struct dh_err *err)
+{
+    int declared = 0;
+    for (int b = 0; b < n; b++) {
+        each[b] = -1;
+        const char *in = blocks[b].each;
+        if (!in)
+            continue;
+        for (int p = 0; p < n && each[b] < 0; p++)
+            if (blocks[p].name && !strcmp(blocks[p].name, in))
+                each[b] = p;
+        if (each[b] < 0 || each[b] == b)
+            return dh_err_set(err, DH_E_DATA, "block %d (%s) is decided each iteration of \"%s\", "
+                              "%s: name in its `each` the block of the table that counts the "
+                              "loop's iterations", b, blocks[b].name ? blocks[b].name : "?", in,
+                              each[b] == b ? "itself" : "no block of the table");
+        declared++;
+    }
+    return declared;
+}
+
+static int runs_by_iters(const void *a, const void *b)
+{
+    uint32_t x = ((const struct dh_lane_runs *)a)->iters, y = ((const struct dh_lane_runs *)b)->iters;
+    return (x > y) - (x < y);
+}
+
+double dh_bbv_each_runs(struct dh_lane_runs *l, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (l[i].takes > l[i].iters)          /* more takes than iterations: all of them */
+            l[i].iters = l[i].takes;
+        if (l[i].iters)
+            l[m++] = l[i];
+    }
+    if (m == 0)
+        return 0;
+    qsort(l, (size_t)m, sizeof *l, runs_by_iters);
+    /* lanes by iterations, ascending: in iterations [iters_{i-1},
+     * iters_i) lanes i..m-1 run, none of them taking the side with the
+     * product of their (1 - p) from i on */
+    double e = 0, none = 1, prev = 0;
+    double *suffix = NULL, local[64];
+    if (m > 64 && !(suffix = malloc((size_t)m * sizeof *suffix)))
+        return NAN;
+    double *q = suffix ? suffix : local;
+    for (int i = m - 1; i >= 0; i--) {
+        none *= 1.0 - (double)l[i].takes / (double)l[i].iters;
+        q[i] = none;
+    }
+    for (int i = 0; i < m; i++) {
+        e += ((double)l[i].iters - prev) * (1.0 - q[i]);
+        prev = (double)l[i].iters;
+    }
+    free(suffix);
+    return e;
+}
+
 int dh_bbv_slots(const struct dh_latency_table *t, int wg)
 {
     int s = t->max_groups_per_cu > 0 ? t->max_groups_per_cu : 1;
@@ -223,7 +282,7 @@ struct floor_costs {
  * cycles to *tw and instructions to *wi (and with fc's arrays issue
  * cycles to *ti, latency to *tl). */
 static void warp_cost(const struct dh_bbv *b, const double *cycles, const double *inst,
-                      const struct floor_costs *fc, const uint32_t *mx, double *tw, double *wi,
+                      const struct floor_costs *fc, const double *mx, double *tw, double *wi,
                       double *ti, double *tl)
 {
     int nb = b->n_blocks;
@@ -242,7 +301,7 @@ static void warp_cost(const struct dh_bbv *b, const double *cycles, const double
         int p = b->parent[k];
         if (p < 0 || p >= nb || mx[p] <= mx[k])
             continue;
-        double extra = (double)mx[p] - (double)mx[k];
+        double extra = mx[p] - mx[k];
         *wi += b->pred_inst[k] * extra;
         *tw += (b->pred_cost ? b->pred_cost[k] : 0) * extra;
         /* the guarded part's issue cycles (block_cost's units, which
@@ -254,13 +313,70 @@ static void warp_cost(const struct dh_bbv *b, const double *cycles, const double
     }
 }
 
+/* A pass's per-thread scratch: the lanes' maxima, the warp's runs of
+ * each block (the maxima, or the expected runs of a block decided each
+ * iteration), the lanes' (iterations, takes). */
+struct scratch {
+    uint32_t *mx;
+    double *runs;
+    struct dh_lane_runs *lr;
+};
+
+static int scratch_new(struct scratch *sc, int nb, int w)
+{
+    sc->mx = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *sc->mx);
+    sc->runs = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *sc->runs);
+    sc->lr = malloc((size_t)(w > 0 ? w : 1) * sizeof *sc->lr);
+    return sc->mx && sc->runs && sc->lr ? 0 : -1;
+}
+
+static void scratch_free(struct scratch *sc)
+{
+    free(sc->mx);
+    free(sc->runs);
+    free(sc->lr);
+}
+
+/* item s's counts: window wn of the ordered BBVs, or (wn < 0) the totals */
+static const uint32_t *row(const struct dh_bbv *b, const int *order, long s, long wn)
+{
+    size_t item = (size_t)(order ? order[s] : s);
+    if (wn < 0)
+        return b->counts + item * (size_t)b->n_blocks;
+    return b->win_counts + (item * (size_t)b->n_windows + (size_t)wn) * (size_t)b->n_blocks;
+}
+
+/* sc->runs from sc->mx, the lanes s0..s1-1's maxima in window wn (< 0:
+ * the totals): a block decided each iteration (b->each) its expected
+ * runs (bbv.h), every other its maximum */
+static void warp_runs(const struct dh_bbv *b, const int *order, long s0, long s1, long wn,
+                      struct scratch *sc)
+{
+    int nb = b->n_blocks;
+    for (int k = 0; k < nb; k++)
+        sc->runs[k] = sc->mx[k];
+    for (int k = 0; b->each && k < nb; k++) {
+        int l = b->each[k];
+        if (l < 0 || l >= nb || l == k || sc->mx[k] == 0)
+            continue;
+        int n = 0;
+        for (long s = s0; s < s1; s++) {
+            const uint32_t *v = row(b, order, s, wn);
+            if (v[l] || v[k])
+                sc->lr[n++] = (struct dh_lane_runs){v[l], v[k]};
+        }
+        sc->runs[k] = dh_bbv_each_runs(sc->lr, n);
+    }
+}
+
 /* The lanes' useful instructions and the divergence flag come from the
  * totals; the warp's issue from the totals' maxima, or with ordered BBVs
  * from each window's maxima, summed over the windows. */
 static void warp_figures(const struct dh_bbv *b, const double *cycles, const double *inst,
                          const struct floor_costs *fc, const int *order, long s0, long s1,
-                         uint32_t *mx, struct warp_fig *f)
+                         struct scratch *sc, struct warp_fig *f)
 {
+    uint32_t *mx = sc->mx;
     int nb = b->n_blocks;
     const uint32_t *first = b->counts + (size_t)(order ? order[s0] : s0) * nb;
     memcpy(mx, first, (size_t)nb * 4);
@@ -281,19 +397,19 @@ static void warp_figures(const struct dh_bbv *b, const double *cycles, const dou
     }
     double tw = 0, wi = 0, tiss = 0, tlat = 0;
     if (b->win_counts && b->n_windows > 1) {
-        size_t nwin = (size_t)b->n_windows;
-        for (size_t wn = 0; wn < nwin; wn++) {
+        for (long wn = 0; wn < b->n_windows; wn++) {
             for (long s = s0; s < s1; s++) {
-                size_t item = (size_t)(order ? order[s] : s);
-                const uint32_t *v = b->win_counts + (item * nwin + wn) * (size_t)nb;
+                const uint32_t *v = row(b, order, s, wn);
                 for (int k = 0; k < nb; k++)
                     if (s == s0 || v[k] > mx[k])
                         mx[k] = v[k];
             }
-            warp_cost(b, cycles, inst, fc, mx, &tw, &wi, &tiss, &tlat);
+            warp_runs(b, order, s0, s1, wn, sc);
+            warp_cost(b, cycles, inst, fc, sc->runs, &tw, &wi, &tiss, &tlat);
         }
     } else {
-        warp_cost(b, cycles, inst, fc, mx, &tw, &wi, &tiss, &tlat);
+        warp_runs(b, order, s0, s1, -1, sc);
+        warp_cost(b, cycles, inst, fc, sc->runs, &tw, &wi, &tiss, &tlat);
     }
     *f = (struct warp_fig){ti, wi, tw, tiss, tlat, div};
 }
@@ -430,17 +546,18 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
         int nt = pass_threads(n);
 #pragma omp parallel num_threads(nt) reduction(| : failed)
         {
-            uint32_t *mx = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *mx);
-            if (!mx)
+            struct scratch sc;
+            int ok = scratch_new(&sc, nb, w) == 0;
+            if (!ok)
                 failed = 1;
 #pragma omp for schedule(static)
             for (long i = 0; i < nw; i++) {
-                if (!mx)
+                if (!ok)
                     continue;
                 long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
-                warp_figures(b, cycles, inst, &fc, order, s0, s1, mx, &fig[i]);
+                warp_figures(b, cycles, inst, &fc, order, s0, s1, &sc, &fig[i]);
             }
-            free(mx);
+            scratch_free(&sc);
         }
     }
     if (failed) {
@@ -490,6 +607,10 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
     free(heap);
 }
 
+/* warps a chunk of dh_bbv_block_use's sums: the chunks' sums are added
+ * in order, so the figures do not depend on the threads */
+#define USE_CHUNK 1024
+
 int dh_bbv_block_use(const struct dh_bbv *b, const int *order, int w,
                      struct dh_bbv_block_use *u)
 {
@@ -499,55 +620,62 @@ int dh_bbv_block_use(const struct dh_bbv *b, const int *order, int w,
         w = 1;
     memset(u, 0, (size_t)(nb > 0 ? nb : 0) * sizeof *u);
     long nw = (n + w - 1) / w;
-    int nt = pass_threads(n);
+    long nch = (nw + USE_CHUNK - 1) / USE_CHUNK;
     int windowed = b->win_counts && b->n_windows > 1;
+    struct dh_bbv_block_use *part = calloc((size_t)(nch > 0 ? nch : 1) * (size_t)(nb > 0 ? nb : 1),
+                                           sizeof *part);
+    if (!part)
+        return -1;
+    int nt = pass_threads(n);
 #pragma omp parallel num_threads(nt) reduction(| : failed)
     {
-        /* a thread's sums, then added to u (integers: any order) */
-        struct dh_bbv_block_use *mine = calloc((size_t)(nb > 0 ? nb : 1), sizeof *mine);
-        uint32_t *mx = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *mx);
-        if (!mine || !mx)
+        struct scratch sc;
+        int ok = scratch_new(&sc, nb, w) == 0;
+        if (!ok)
             failed = 1;
 #pragma omp for schedule(static)
-        for (long i = 0; i < nw; i++) {
-            if (!mine || !mx)
-                continue;
-            long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
-            for (long s = s0; s < s1; s++) {
-                const uint32_t *v = b->counts + (size_t)(order ? order[s] : s) * nb;
-                for (int k = 0; k < nb; k++) {
-                    mine[k].used += v[k];
-                    if (s == s0 || v[k] > mx[k])
-                        mx[k] = v[k];
-                }
-            }
-            size_t nwin = windowed ? (size_t)b->n_windows : 1;
-            for (size_t wn = 0; wn < nwin; wn++) {
-                if (windowed)
-                    for (long s = s0; s < s1; s++) {
-                        size_t item = (size_t)(order ? order[s] : s);
-                        const uint32_t *v = b->win_counts + (item * nwin + wn) * (size_t)nb;
-                        for (int k = 0; k < nb; k++)
-                            if (s == s0 || v[k] > mx[k])
-                                mx[k] = v[k];
+        for (long c = 0; c < nch; c++) {
+            struct dh_bbv_block_use *mine = part + (size_t)c * (size_t)nb;
+            long i1 = (c + 1) * USE_CHUNK < nw ? (c + 1) * USE_CHUNK : nw;
+            for (long i = c * USE_CHUNK; ok && i < i1; i++) {
+                long s0 = i * w, s1 = s0 + w < n ? s0 + w : n;
+                for (long s = s0; s < s1; s++) {
+                    const uint32_t *v = row(b, order, s, -1);
+                    for (int k = 0; k < nb; k++) {
+                        mine[k].used += v[k];
+                        if (s == s0 || v[k] > sc.mx[k])
+                            sc.mx[k] = v[k];
                     }
-                for (int k = 0; k < nb; k++) {
-                    mine[k].issued += (uint64_t)w * mx[k];
-                    int p = b->pred_inst && b->parent ? b->parent[k] : -1;
-                    if (p >= 0 && p < nb && mx[p] > mx[k])
-                        mine[k].pred_extra += mx[p] - mx[k];
+                }
+                long nwin = windowed ? b->n_windows : 1;
+                for (long wn = 0; wn < nwin; wn++) {
+                    if (windowed)
+                        for (long s = s0; s < s1; s++) {
+                            const uint32_t *v = row(b, order, s, wn);
+                            for (int k = 0; k < nb; k++)
+                                if (s == s0 || v[k] > sc.mx[k])
+                                    sc.mx[k] = v[k];
+                        }
+                    warp_runs(b, order, s0, s1, windowed ? wn : -1, &sc);
+                    for (int k = 0; k < nb; k++) {
+                        mine[k].issued += (double)w * sc.runs[k];
+                        int p = b->pred_inst && b->parent ? b->parent[k] : -1;
+                        if (p >= 0 && p < nb && sc.runs[p] > sc.runs[k])
+                            mine[k].pred_extra += sc.runs[p] - sc.runs[k];
+                    }
                 }
             }
         }
-#pragma omp critical(dh_bbv_block_use)
-        for (int k = 0; mine && k < nb; k++) {
-            u[k].issued += mine[k].issued;
-            u[k].used += mine[k].used;
-            u[k].pred_extra += mine[k].pred_extra;
-        }
-        free(mine);
-        free(mx);
+        scratch_free(&sc);
     }
+    for (long c = 0; !failed && c < nch; c++)
+        for (int k = 0; k < nb; k++) {
+            const struct dh_bbv_block_use *x = part + (size_t)c * (size_t)nb + k;
+            u[k].issued += x->issued;
+            u[k].used += x->used;
+            u[k].pred_extra += x->pred_extra;
+        }
+    free(part);
     return failed ? -1 : 0;
 }
 

@@ -27,6 +27,19 @@
  * cost and the modeled CFE's issued instructions; the lanes' useful
  * instructions and the divergent-warp ratio come from the totals.
  *
+ * Blocks decided each iteration (blocks.h dh_bb_def.each: a side of an
+ * if-else in a loop's body, whose lanes choose afresh every iteration):
+ * the warp runs the side in every iteration in which any lane takes it,
+ * and a lane's totals (L_t iterations, b_t takes) do not say which
+ * iterations those were. The max over lanes assumes the lanes' takes
+ * fall in the same iterations; the model counts instead the iterations
+ * expected when each lane takes the side in each of its iterations with
+ * probability p_t = b_t / L_t, independently of the other lanes, the
+ * lanes' iterations aligned from the first (per window with ordered
+ * BBVs):  E = sum_j (1 - prod_{t : L_t > j} (1 - p_t)).  E is never below
+ * the max (equal where every lane takes the side in all of its
+ * iterations or in none), and at most the loop's own count.
+ *
  * Any item order (a regrouping) is priced from the same BBVs, so the
  * modeled speedup of a regrouping is T(identity) / T(order).
  */
@@ -75,6 +88,22 @@ void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_l
  * block itself (err says which and how to fix the table). */
 int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, struct dh_err *err);
 
+/* Blocks decided each iteration (dh_bb_def.each): each[b] the id of the
+ * block counting b's loop iterations, -1 where b declares none. Returns
+ * how many declare one, or DH_E_DATA when a name is no block of the
+ * table, or names the block itself (err says which and the fix). */
+int dh_bbv_each_loops(const struct dh_bb_def *blocks, int n, int *each, struct dh_err *err);
+
+/* One lane's iterations of a loop and its takes of a side decided each
+ * iteration. */
+struct dh_lane_runs {
+    uint32_t iters, takes;
+};
+/* E above for lanes l[0..n) (reordered: sorted by iters). A lane taking
+ * the side more often than it iterates counts as taking it in every
+ * iteration of at least that many. */
+double dh_bbv_each_runs(struct dh_lane_runs *l, int n);
+
 struct dh_bbv_metrics {
     double cfe;                /* at warp width w */
     double dwr;                /* divergent-warp ratio */
@@ -111,16 +140,20 @@ void dh_bbv_metrics_shape(const struct dh_bbv *b, const double *cycles, const do
 
 /* Where the divergence is, per block, over the warps of `w` items in
  * `order` (NULL = identity): `issued`, the lanes a warp issued the block
- * for (w x its executions, the most of any lane's; with ordered BBVs the
- * most in each window, summed, as dh_bbv_metrics prices it); `used`, the
- * lanes that ran it (the counters' sum); `pred_extra`, the issues of its
- * if-converted part beyond its own executions (its parent's executions
- * more, bbv.h's pred_inst: w lanes each, none of them the block's work).
- * So sum_b inst[b] x used[b] over sum_b (inst[b] x issued[b] + pred_inst[b]
- * x w x pred_extra[b]) is dh_bbv_metrics' CFE. Integers: the sums do not
- * depend on the threads. 0, or -1 out of memory. */
+ * for (w x its executions, the most of any lane's, or the expected
+ * count of a block decided each iteration; with ordered BBVs per window,
+ * summed, as dh_bbv_metrics prices it); `used`, the lanes that ran it
+ * (the counters' sum); `pred_extra`, the issues of its if-converted part
+ * beyond its own executions (its parent's executions more, bbv.h's
+ * pred_inst: w lanes each, none of them the block's work). So sum_b
+ * inst[b] x used[b] over sum_b (inst[b] x issued[b] + pred_inst[b] x w x
+ * pred_extra[b]) is dh_bbv_metrics' CFE. The sums are taken over fixed
+ * chunks of warps in order: they do not depend on the threads. 0, or -1
+ * out of memory. */
 struct dh_bbv_block_use {
-    uint64_t issued, used, pred_extra;
+    double issued;
+    uint64_t used;
+    double pred_extra;
 };
 int dh_bbv_block_use(const struct dh_bbv *b, const int *order, int w,
                      struct dh_bbv_block_use *u);

@@ -41,6 +41,15 @@ struct dh_bb_def {
      * (the BBV counts those); the hand costs price it so (bbv.h
      * dh_bbv_guard_parents). NULL: a block reached by a branch. */
     const char *guarded_in;
+    /* (optional) A side decided afresh in each iteration of a loop: the
+     * name of the block that counts the loop's iterations (darm/ms's
+     * "step" for its take-left and take-right sides; rodinia/bfs's
+     * "edge" for its discover). A warp runs this block in every
+     * iteration in which any of its lanes takes it, which the lanes'
+     * totals cannot tell from the max of them: the model prices it by
+     * the expected number of such iterations (bbv.h, "Blocks decided
+     * each iteration"). NULL: the max over the lanes. */
+    const char *each;
 };
 
 /* Per-item BBVs of one workload, handed to a benchmark's run (cpu_tdr
@@ -78,6 +87,9 @@ struct dh_bbv {
      * lane does per execution, the lanes' useful work in modeled CFE in
      * place of block_inst (which then holds what a warp issues). */
     const double *useful_inst;
+    /* Blocks decided each iteration (dh_bb_def.each), else NULL: per
+     * block, the block that counts its loop's iterations, -1 none. */
+    const int *each;
 };
 
 #endif

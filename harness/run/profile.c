@@ -342,6 +342,28 @@ static void hand_guards(struct dh_worker *w, const struct dh_bench *b, int nb, c
     w->bbv.parent = w->bbv_hparent;
 }
 
+/* The table's blocks decided each iteration (dh_bb_def.each), priced by
+ * their expected runs whatever the costs (bbv.h). A table naming no
+ * block of its own is a bug of the benchmark: said on stderr once, and
+ * those blocks are then priced by the max over lanes. */
+static void each_loops(struct dh_worker *w, const struct dh_bench *b, int nb)
+{
+    if (!w->bbv_each) {
+        struct dh_err e = {0};
+        int *each = malloc((size_t)nb * sizeof *each);
+        int n = each ? dh_bbv_each_loops(b->blocks, nb, each, &e) : 0;
+        if (n < 0)
+            fprintf(stderr, "harness: %s/%s's block table: %s; those blocks priced by the most "
+                    "of any lane's runs\n", b->suite, b->name, e.msg);
+        if (n <= 0) {
+            free(each);
+            each = NULL;
+        }
+        w->bbv_each = each;
+    }
+    w->bbv.each = w->bbv_each;
+}
+
 /* The workload's BBVs for case c, obtained once per workload. */
 static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_case *c,
                                          const struct dh_latency_table *t)
@@ -380,6 +402,7 @@ static const struct dh_bbv *workload_bbv(struct dh_worker *w, const struct dh_ca
         snprintf(w->bbv.costs, sizeof w->bbv.costs, "hand");
         hand_guards(w, c->bench, nb, inst);
     }
+    each_loops(w, c->bench, nb);
     /* costs measured at the workload's baseline, once they are in */
     if (!dh__measured_install(w, nb))
         w->bbv.useful_inst = NULL;

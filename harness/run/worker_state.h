@@ -36,6 +36,9 @@ struct dh_worker {
                                       (dh_bb_def.guarded_in): inst[nb], cycles[nb]
                                       of each such block (0 elsewhere); else NULL */
     int *bbv_hparent;              /* with bbv_hguard: the block each is guarded in */
+    int *bbv_each;                 /* blocks decided each iteration (dh_bb_def.each):
+                                      each one's loop block, -1 elsewhere; NULL: the
+                                      table declares none */
     int bbv_sass_tried;
     double *bbv_meas;              /* DH_BLOCK_COSTS=measured, once the baseline's pass
                                       is in: cycles, inst, useful [nb] each

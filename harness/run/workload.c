@@ -22,6 +22,8 @@ static void drop_bbv(struct dh_worker *w)
     free(w->bbv_hparent);
     w->bbv_hguard = NULL;
     w->bbv_hparent = NULL;
+    free(w->bbv_each);
+    w->bbv_each = NULL;
     w->bbv_counts = NULL;
     w->bbv_cost = NULL;
     w->bbv_sass = NULL;

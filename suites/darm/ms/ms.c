@@ -126,13 +126,15 @@ static int ms_launch(struct dh_krun *r, const struct dh_kentry *e, double *kerne
  * end (two minimums), the loop's set-up and next start, the slices loop's
  * test; step, the loop test, the condition's three compares (two index,
  * one key) and its two loads, its branches; left and right, the load,
- * the store, the increment and the join. */
+ * the store, the increment and the join. Left and right are decided afresh
+ * in each step (`each`): a warp runs a side in every step one of its
+ * lanes takes it. */
 static const struct dh_bb_def blocks[] = {
     {"item", {.alu = 4, .mul = 2, .br = 1}},
     {"slice", {.alu = 10, .br = 2}},
     {"step", {.alu = 8, .ldg = 2, .br = 4}},
-    {"left", {.alu = 5, .ldg = 1, .stg = 1, .br = 1}},
-    {"right", {.alu = 5, .ldg = 1, .stg = 1, .br = 1}},
+    {"left", {.alu = 5, .ldg = 1, .stg = 1, .br = 1}, .each = "step"},
+    {"right", {.alu = 5, .ldg = 1, .stg = 1, .br = 1}, .each = "step"},
 };
 
 static const struct dh_kit kit = {

@@ -230,12 +230,13 @@ static int bf_branch(const struct dh_khost *h, long layer, int *key, const doubl
 /* Blocks marked in bfs.k (BF_BB_*), operations per execution counted in
  * the source: a kernel's flag load and test; the expansion's mask store,
  * cost and offset loads; a loop trip's adj and vis loads, test and loop
- * branch; a discovery's two stores; the update's three stores. */
+ * branch; a discovery's two stores; the update's three stores. A
+ * discovery is decided afresh in each trip of the edge loop (`each`). */
 static const struct dh_bb_def blocks[] = {
     {"entry", {.alu = 2, .ldg = 1, .br = 1}},
     {"expand", {.alu = 3, .ldg = 3, .stg = 1}},
     {"edge", {.alu = 3, .ldg = 2, .br = 2}},
-    {"discover", {.alu = 1, .stg = 2}},
+    {"discover", {.alu = 1, .stg = 2}, .each = "edge"},
     {"update", {.stg = 3}},
 };
 
