@@ -11,7 +11,7 @@
 # minutes. Knobs: SIZE (medium), REPS (20), SUITE_ARGS (extra run args).
 # Steps: env tests micro sanitize (sanitize-SUITE: frontier parboil rodinia darm bbv) standalone ncu sweep wg tune
 # tune-frontier frontier
-# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows measured measured-2 darm-large parboil parboil-ncu pb-static-ncu model-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
+# frontier-large tdr-new tdr-more gdt-meld gdt-meld-port sw-heavy nqu-windows nqu-launches darm-windows measured measured-2 each darm-large parboil parboil-ncu pb-static-ncu model-ncu micro-gap rodinia rodinia-lud rodinia-hip rodinia-ncu darm bbv study nightly model (= model-micro model-frontier) hip ab-micro
 # overlap (= overlap-micro overlap-frontier: run --overlap no, yes, no, yes with a cold cache each)
 # aa ab-frontier (OLD=an earlier build's harness: the same cases timed by
 # both, alternating, judged by harness compare);
@@ -278,7 +278,7 @@ nqu-windows)
         --out "$out/nqu-win$k" > "$out/nqu-win$k.txt" 2>&1
   done
   grep -hE "^(bench|nqu) " "$out"/nqu-win*.txt ;;
-measured|measured-2|measured-tdr)
+measured|measured-2|measured-tdr|each)
   # block costs measured per instruction (DH_BLOCK_COSTS=measured: CUPTI's
   # SASS metrics of each workload's baseline, mapped through the listing):
   # each baseline's modeled CFE against CUPTI's in the same run, per-block
@@ -287,6 +287,10 @@ measured|measured-2|measured-tdr)
   # committed figures. measured-2: the rest of the newer suites.
   # measured-tdr: the cpu_tdr regroupings of micro and pol priced with
   # the baseline's measured costs (the model's speedup errors).
+  # each: the benchmarks whose tables declare blocks decided each
+  # iteration (dh_bb_def.each: ms, bfs, pb), their baselines with
+  # measured costs, then with their preferred costs (e-*) and BFS's and
+  # PB's cpu_tdr regroupings as README's Table V runs them, counters on.
   mkdir -p "$out/measured-dump"
   mrun() {
     local name=$1; shift
@@ -306,6 +310,22 @@ measured|measured-2|measured-tdr)
     DH_BBV_WINDOW=1 mrun pcm-win1 --suite darm --bench pcm --size small --param bs=32,256 --param input=ranges,random
     mrun pb --suite parboil --bench pb --size medium
     mrun srad --suite rodinia --bench srad --size medium
+  elif [ "$s" = each ]; then
+    mrun ms --suite darm --bench ms --size medium
+    DH_BBV_WINDOW=1 mrun bfs-win1 --suite rodinia --bench bfs --size medium
+    mrun pb --suite parboil --bench pb --size medium
+    erun() {
+      local name=$1; shift
+      timeout 280 $H run --backend cuda --reps 10 --fresh --no-cache --out "$out/e-$name" "$@" \
+        > "$out/e-$name.txt" 2>&1
+      echo "e-$name rc=$?"; sed -n '/^BBV model/,/^mean/p' "$out/e-$name.txt"
+    }
+    erun ms --suite darm --bench ms --size medium --variant baseline
+    DH_BBV_WINDOW=1 erun bfs-win1 --suite rodinia --bench bfs --size medium --variant baseline
+    erun bfs-tdr --suite rodinia --bench bfs --size medium --variant baseline,cpu_tdr \
+        --param mech=dlt --param regroup=key,sort,greedy,greedymax
+    erun pb-tdr --suite parboil --bench pb --size medium --variant baseline,cpu_tdr \
+        --param mech=rr --param regroup=key,sort,greedy,greedymax
   elif [ "$s" = measured-tdr ]; then
     MREPS=10 MVARIANT=baseline,cpu_tdr mrun tdr-micro --suite micro --size medium --param mech=rr \
         --param regroup=key,sort,greedy,greedymax

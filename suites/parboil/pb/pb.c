@@ -253,7 +253,7 @@ static int pb_branch(const struct dh_khost *h, long layer, int *key, const doubl
 static const struct dh_bb_def blocks[] = {
     {"entry", {.alu = 20, .mul = 8, .stg = 1, .br = 1}},
     {"window", {.alu = 5, .mul = 1, .ldg = 1, .br = 2}},
-    {"hit", {.fp = 1, .alu = 1, .ldg = 1}},
+    {"hit", {.fp = 1, .alu = 1, .ldg = 1}, .each = "window"},
 };
 
 static const struct dh_krule rules[] = {
