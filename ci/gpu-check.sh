@@ -322,6 +322,8 @@ measured|measured-2|measured-tdr|each)
     }
     erun ms --suite darm --bench ms --size medium --variant baseline
     DH_BBV_WINDOW=1 erun bfs-win1 --suite rodinia --bench bfs --size medium --variant baseline
+    DH_BLOCK_COSTS=hand DH_BBV_WINDOW=1 erun bfs-win1-hand --suite rodinia --bench bfs --size medium \
+        --variant baseline
     erun bfs-tdr --suite rodinia --bench bfs --size medium --variant baseline,cpu_tdr \
         --param mech=dlt --param regroup=key,sort,greedy,greedymax
     erun pb-tdr --suite parboil --bench pb --size medium --variant baseline,cpu_tdr \
