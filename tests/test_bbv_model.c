@@ -329,7 +329,7 @@ static void each_runs_hand_worked(void **st)
     struct dh_lane_runs d[1] = {{3, 5}};
     assert_true(fabs(dh_bbv_each_runs(d, 1) - 5.0) < 1e-12);
     assert_true(dh_bbv_each_runs(d, 0) == 0);
-    /* a wide warp (past the 64 lanes kept on the stack): 100 lanes of 2
+    /* a wide warp: 100 lanes of 2
      * iterations and 1 take; and never below the max */
     struct dh_lane_runs e[100];
     for (int i = 0; i < 100; i++)

@@ -217,21 +217,13 @@ double dh_bbv_each_runs(struct dh_lane_runs *l, int n)
     qsort(l, (size_t)m, sizeof *l, runs_by_iters);
     /* lanes by iterations, ascending: in iterations [iters_{i-1},
      * iters_i) lanes i..m-1 run, none of them taking the side with the
-     * product of their (1 - p) from i on */
-    double e = 0, none = 1, prev = 0;
-    double *suffix = NULL, local[64];
-    if (m > 64 && !(suffix = malloc((size_t)m * sizeof *suffix)))
-        return NAN;
-    double *q = suffix ? suffix : local;
+     * product of their (1 - p) from i on (built from the last lane down) */
+    double e = 0, none = 1;
     for (int i = m - 1; i >= 0; i--) {
         none *= 1.0 - (double)l[i].takes / (double)l[i].iters;
-        q[i] = none;
+        double from = i > 0 ? (double)l[i - 1].iters : 0;
+        e += ((double)l[i].iters - from) * (1.0 - none);
     }
-    for (int i = 0; i < m; i++) {
-        e += ((double)l[i].iters - prev) * (1.0 - q[i]);
-        prev = (double)l[i].iters;
-    }
-    free(suffix);
     return e;
 }
 
