@@ -342,6 +342,11 @@ static void counts_file(void **st)
         "# divharness pc counts 1: K\nf g\t10\t1\t1\t1\n",        /* a space in the name */
         "# divharness pc counts 1: K\nf\t10\t1\t1\t1\n\n",       /* an empty line */
         "# divharness pc counts 1: K\nf\t1ffffffff\t1\t1\t1\n",   /* pc over 32 bits */
+        /* a count after white space (strtod skips it): an empty field,
+         * and "-0" written back as a sign (found by fuzz_pcs) */
+        "# divharness pc counts 1: K\nf\t10\t3\t96\t\t-0\n",
+        "# divharness pc counts 1: K\nf\t10\t\v3\t96\t1\n",
+        "# divharness pc counts 1: K\nf\t10\t3\t\r96\t1\n",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         memset(&e, 0, sizeof e);

@@ -232,11 +232,13 @@ int dh_pc_counts_write(FILE *f, const char *key, const struct dh_pc_count *pc, l
     return 0;
 }
 
-/* A count: a finite, non-negative decimal number; the end of it in *end. */
+/* A count: a finite, non-negative decimal number, beginning with a digit
+ * or a point (no sign and no white space, which strtod would skip: "\t-0"
+ * read as a count is written back as "-0"); the end of it in *end. */
 static int count_field(const char *p, char stop, double *v, const char **end)
 {
     char *e;
-    if (*p == '-' || *p == '+' || *p == ' ' || *p == stop || !*p)
+    if (!((*p >= '0' && *p <= '9') || *p == '.') || *p == stop)
         return -1;
     *v = strtod(p, &e);
     if (e == p || *e != stop || !(*v >= 0) || *v > 1e300)
