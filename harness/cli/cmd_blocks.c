@@ -219,11 +219,20 @@ int dh_cmd_blocks(int argc, char **argv)
            "# static: instructions mapped to the block; pred: of those under a guard (if-converted);\n"
            "# loop: of those inside the block's own loops; loops: how many (?: trip count not\n"
            "# constant, its body counted once); pred_in: guarded instructions per execution;\n"
-           "# parent: the block around it; N: a DH_BB_N block (count, or ? when not constant)\n",
+           "# parent: the block around it; each: the block counting the loop in each of whose\n"
+           "# iterations the table says it is decided afresh (dh_bb_def.each);\n"
+           "# N: a DH_BB_N block (count, or ? when not constant)\n",
            t.name);
-    printf("%3s %-16s %8s %8s | %8s %8s %6s %5s %5s %6s %6s %6s %7s %6s %s\n", "id", "block",
+    int *each = malloc((size_t)b->n_blocks * sizeof *each);
+    struct dh_err ee = {0};
+    if (each && dh_bbv_each_loops(b->blocks, b->n_blocks, each, &ee) < 0) {
+        fprintf(stderr, "harness blocks: %s's block table: %s\n", bench, ee.msg);
+        for (int k = 0; k < b->n_blocks; k++)
+            each[k] = -1;
+    }
+    printf("%3s %-16s %8s %8s | %8s %8s %6s %5s %5s %6s %6s %6s %7s %6s %4s %s\n", "id", "block",
            "hand_in", "hand_cy", "sass_in", "sass_cy", "static", "pred", "loop", "loops", "unroll",
-           "shared", "pred_in", "parent", "N");
+           "shared", "pred_in", "parent", "each", "N");
     for (int k = 0; k < b->n_blocks; k++) {
         const struct dh_sass_block *o = &sc.b[k];
         char loops[16] = "-", nf[24] = "";
@@ -233,14 +242,17 @@ int dh_cmd_blocks(int argc, char **argv)
             snprintf(nf, sizeof nf, "%ld", o->count);
         else if (o->n_form)
             snprintf(nf, sizeof nf, "?");
-        char parent[16] = "-";
+        char parent[16] = "-", ev[16] = "-";
         if (o->parent >= 0)
             snprintf(parent, sizeof parent, "%d", o->parent);
-        printf("%3d %-16.16s %8.1f %8.1f | %8.1f %8.1f %6d %5d %5d %6s %6d %6d %7.1f %6s %s\n",
+        if (each && each[k] >= 0)
+            snprintf(ev, sizeof ev, "%d", each[k]);
+        printf("%3d %-16.16s %8.1f %8.1f | %8.1f %8.1f %6d %5d %5d %6s %6d %6d %7.1f %6s %4s %s\n",
                k, b->blocks[k].name, hi[k], hc[k], o->inst_per_exec, o->cost_per_exec, o->insts,
                o->predicated, o->loop_insts, loops, o->unroll, o->shared, o->pred_per_exec,
-               parent, nf);
+               parent, ev, nf);
     }
+    free(each);
     int unknown = 0, pred = 0, insts = 0;
     for (int k = 0; k < b->n_blocks; k++) {
         unknown += sc.b[k].unknown_ops;
