@@ -9,6 +9,16 @@
 #include "../suites/suite.h"
 
 /* the build's own harness, beside BUILD/tests; SKIPPED without it */
+/* the child's output file, this process's own (tests run side by side
+ * must not share it) */
+static const char *log_blocks(void)
+{
+    static char p[64];
+    if (!p[0])
+        snprintf(p, sizeof p, "/tmp/dh-test-blocks-%d.log", (int)getpid());
+    return p;
+}
+
 static void harness_exe(char *exe, size_t len)
 {
     char self[4096];
@@ -36,8 +46,8 @@ static int blocks(char *out, size_t len, const char *const *args)
     for (; args[n - 2] && n < 23; n++)
         argv[n] = args[n - 2];
     argv[n] = NULL;
-    int rc = dh_test_exec(NULL, argv, "/tmp/dh-test-blocks.log", out, len);
-    unlink("/tmp/dh-test-blocks.log");
+    int rc = dh_test_exec(NULL, argv, log_blocks(), out, len);
+    unlink(log_blocks());
     if (rc == 3) {
         fprintf(stderr, "  (NVRTC or nvdisasm unavailable)\n");
         skip();
@@ -75,18 +85,18 @@ static void blocks_command(void **st)
     char out[8192], exe[4200];
     harness_exe(exe, sizeof exe);
     const char *costs[] = {exe, "blocks", "--costs", NULL};
-    assert_int_equal(dh_test_exec(NULL, costs, "/tmp/dh-test-blocks.log", out, sizeof out), 0);
+    assert_int_equal(dh_test_exec(NULL, costs, log_blocks(), out, sizeof out), 0);
     assert_non_null(strstr(out, "MUFU 8\n"));
     const char *none[] = {exe, "blocks", NULL};
-    assert_int_equal(dh_test_exec(NULL, none, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
+    assert_int_equal(dh_test_exec(NULL, none, log_blocks(), out, sizeof out), 64);
     assert_non_null(strstr(out, "--bench SUITE/BENCH is required"));
     const char *bad[] = {exe, "blocks", "--bench", "micro", NULL};
-    assert_int_equal(dh_test_exec(NULL, bad, "/tmp/dh-test-blocks.log", out, sizeof out), 64);
+    assert_int_equal(dh_test_exec(NULL, bad, log_blocks(), out, sizeof out), 64);
     const char *other[] = {exe, "blocks", "--bench", "micro/branch", "--sass",
                            "tests/data/sass/tiny.sass", NULL};
-    assert_int_equal(dh_test_exec(NULL, other, "/tmp/dh-test-blocks.log", out, sizeof out), 3);
+    assert_int_equal(dh_test_exec(NULL, other, log_blocks(), out, sizeof out), 3);
     assert_non_null(strstr(out, "is the listing of this benchmark"));
-    unlink("/tmp/dh-test-blocks.log");
+    unlink(log_blocks());
 }
 
 /* micro/branch through NVRTC and nvdisasm: every path's loop and epilogue

@@ -24,6 +24,16 @@
  * DH_SASS_ARCH as given (NULL: unset; both unset again after), verified.
  * The worker stays open for its BBVs: the caller closes it and frees the
  * runs. */
+/* the child's output file, this process's own (tests run side by side
+ * must not share it) */
+static const char *log_costs(void)
+{
+    static char p[64];
+    if (!p[0])
+        snprintf(p, sizeof p, "/tmp/dh-test-costs-%d.log", (int)getpid());
+    return p;
+}
+
 static struct dh_run *profile_small(const char *suite, const char *bench, const char *param,
                                     const char *costs, const char *sass_arch,
                                     struct dh_worker *w)
@@ -439,11 +449,11 @@ static void block_costs_choice(void **st)
                        "baseline", "--param", "paths=2", "--param", "layers=1", "--reps", "1",
                        "--out", dir, NULL};
     setenv("DH_BLOCK_COSTS", "SASS", 1);
-    int rc = dh_test_exec(NULL, a, "/tmp/dh-test-costs.log", out, sizeof out);
+    int rc = dh_test_exec(NULL, a, log_costs(), out, sizeof out);
     unsetenv("DH_BLOCK_COSTS");
     assert_int_equal(rc, 3);                    /* a case that could not run */
     assert_non_null(strstr(out, "DH_BLOCK_COSTS=SASS: choose hand"));
-    unlink("/tmp/dh-test-costs.log");
+    unlink(log_costs());
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
