@@ -155,46 +155,46 @@ void dh_bbv_block_costs(const struct dh_bb_def *blocks, int n, const struct dh_l
     }
 }
 
-int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, struct dh_err *err)
+/* Each block's link by name to another block of the table (`link` reads
+ * it: guarded_in, each) into to[] (-1 where none); how many blocks link,
+ * or DH_E_DATA naming the first whose name is no other block: `says`
+ * how its link reads, `fix` what to do. */
+static int name_links(const struct dh_bb_def *blocks, int n,
+                      const char *(*link)(const struct dh_bb_def *), int *to, const char *says,
+                      const char *fix, struct dh_err *err)
 {
-    int guarded = 0;
+    int linked = 0;
     for (int b = 0; b < n; b++) {
-        parent[b] = -1;
-        const char *in = blocks[b].guarded_in;
+        to[b] = -1;
+        const char *in = link(&blocks[b]);
         if (!in)
             continue;
-        for (int p = 0; p < n && parent[b] < 0; p++)
+        for (int p = 0; p < n && to[b] < 0; p++)
             if (blocks[p].name && !strcmp(blocks[p].name, in))
-                parent[b] = p;
-        if (parent[b] < 0 || parent[b] == b)
-            return dh_err_set(err, DH_E_DATA, "block %d (%s) is guarded in \"%s\", %s: name "
-                              "another block of the table in its guarded_in", b,
-                              blocks[b].name ? blocks[b].name : "?", in,
-                              parent[b] == b ? "itself" : "no block of the table");
-        guarded++;
+                to[b] = p;
+        if (to[b] < 0 || to[b] == b)
+            return dh_err_set(err, DH_E_DATA, "block %d (%s) %s \"%s\", %s: %s", b,
+                              blocks[b].name ? blocks[b].name : "?", says, in,
+                              to[b] == b ? "itself" : "no block of the table", fix);
+        linked++;
     }
-    return guarded;
+    return linked;
+}
+
+static const char *guard_of(const struct dh_bb_def *d) { return d->guarded_in; }
+static const char *loop_of(const struct dh_bb_def *d) { return d->each; }
+
+int dh_bbv_guard_parents(const struct dh_bb_def *blocks, int n, int *parent, struct dh_err *err)
+{
+    return name_links(blocks, n, guard_of, parent, "is guarded in",
+                      "name another block of the table in its guarded_in", err);
 }
 
 int dh_bbv_each_loops(const struct dh_bb_def *blocks, int n, int *each, struct dh_err *err)
 {
-    int declared = 0;
-    for (int b = 0; b < n; b++) {
-        each[b] = -1;
-        const char *in = blocks[b].each;
-        if (!in)
-            continue;
-        for (int p = 0; p < n && each[b] < 0; p++)
-            if (blocks[p].name && !strcmp(blocks[p].name, in))
-                each[b] = p;
-        if (each[b] < 0 || each[b] == b)
-            return dh_err_set(err, DH_E_DATA, "block %d (%s) is decided each iteration of \"%s\", "
-                              "%s: name in its `each` the block of the table that counts the "
-                              "loop's iterations", b, blocks[b].name ? blocks[b].name : "?", in,
-                              each[b] == b ? "itself" : "no block of the table");
-        declared++;
-    }
-    return declared;
+    return name_links(blocks, n, loop_of, each, "is decided each iteration of",
+                      "name in its `each` the block of the table that counts the loop's "
+                      "iterations", err);
 }
 
 static int runs_by_iters(const void *a, const void *b)
