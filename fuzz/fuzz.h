@@ -4,6 +4,7 @@
 #ifndef DH_FUZZ_H
 #define DH_FUZZ_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,17 @@ static inline const char *fuzz_file(const char *name, const void *data, size_t l
         abort();
     fclose(f);
     return path[k];
+}
+
+/* the input as a NUL-terminated string (malloc'd; NULL out of memory) */
+static inline char *fuzz_text(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = 0;
+    }
+    return text;
 }
 
 /* a finding: print why and stop (libFuzzer saves the input) */

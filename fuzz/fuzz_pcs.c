@@ -11,11 +11,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = 0;
     struct dh_pc_count *pc = NULL, *back = NULL;
     long n = 0, n2 = 0;
     struct dh_err e = {0};

@@ -14,11 +14,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text)
         return 0;
-    memcpy(text, data, size);
-    text[size] = 0;
     char *sep = strstr(text, "\n@@@@\n");
     const char *listing = "";
     if (sep) {
