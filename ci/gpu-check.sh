@@ -283,8 +283,8 @@ measured|measured-2|measured-tdr|each)
   # SASS metrics of each workload's baseline, mapped through the listing):
   # each baseline's modeled CFE against CUPTI's in the same run, per-block
   # tables in measured-dump/ (docs/model.md "Block costs measured per
-  # instruction"); bit, pcm and gdt with one-step windows, as their
-  # committed figures. measured-2: the rest of the newer suites.
+  # instruction"); the workloads: ci/measured-workloads.sh (set 1;
+  # measured-2: set 2, the rest of the newer suites).
   # measured-tdr: the cpu_tdr regroupings of micro and pol priced with
   # the baseline's measured costs (the model's speedup errors).
   # each: the benchmarks whose tables declare blocks decided each
@@ -299,17 +299,9 @@ measured|measured-2|measured-tdr|each)
       --out "$out/m-$name" "$@" > "$out/m-$name.txt" 2>&1
     echo "$name rc=$?"; grep -m3 "measured\|error" "$out/m-$name.txt"
   }
+  . ci/measured-workloads.sh
   if [ "$s" = measured ]; then
-    mrun micro --suite micro --size medium
-    mrun cvp --suite frontier --bench cvp --size medium
-    mrun pol --suite frontier --bench pol --size medium
-    DH_BBV_WINDOW=1 mrun gdt-win1 --suite frontier --bench gdt --size small
-    mrun dct --suite darm --bench dct --size medium
-    mrun ms --suite darm --bench ms --size medium
-    DH_BBV_WINDOW=1 mrun bit-win1 --suite darm --bench bit --size small --param bs=32,256 --param input=desc,random
-    DH_BBV_WINDOW=1 mrun pcm-win1 --suite darm --bench pcm --size small --param bs=32,256 --param input=ranges,random
-    mrun pb --suite parboil --bench pb --size medium
-    mrun srad --suite rodinia --bench srad --size medium
+    measured_workloads 1 mrun
   elif [ "$s" = each ]; then
     mrun ms --suite darm --bench ms --size medium
     DH_BBV_WINDOW=1 mrun bfs-win1 --suite rodinia --bench bfs --size medium
@@ -335,12 +327,7 @@ measured|measured-2|measured-tdr|each)
         --param regroup=key,sort,greedy,greedymax
     sed -n '/^BBV model/,/^mean/p' "$out"/m-tdr-*.txt
   else
-    mrun lbm --suite parboil --bench lbm --size medium
-    mrun mc --suite bbv --bench mc --size medium
-    mrun sw --suite bbv --bench sw --size medium
-    mrun lud --suite rodinia --bench lud --size medium
-    DH_BBV_WINDOW=1 mrun bfs-win1 --suite rodinia --bench bfs --size medium
-    DH_BBV_WINDOW=1 mrun nqu-win1 --suite darm --bench nqu --size small
+    measured_workloads 2 mrun
   fi
   python3 - "$out" <<'P'
 import glob, re, sys

@@ -4,10 +4,11 @@
 # and `measured-2`: H100DIR/measured-dump/*.pcs), on this machine's default
 # backend (PoCL: the BBVs do not depend on the device) as the H100 (sm_90
 # code, warp 32, its latency table), the same workloads and windows as the
-# gpu-check steps; each baseline's modeled CFE against the CUPTI figure of
-# the H100's own run (H100DIR/m-NAME/results.xml). Needs NVRTC and an
-# nvdisasm that reads its CUBINs (DH_NVDISASM). ONLY="ms bfs-win1" replays
-# those workloads alone (their names as below).
+# gpu-check steps (ci/measured-workloads.sh); each baseline's modeled CFE
+# against the CUPTI figure of the H100's own run (H100DIR/m-NAME/
+# results.xml). Needs NVRTC and an nvdisasm that reads its CUBINs
+# (DH_NVDISASM). ONLY="ms bfs-win1" replays those workloads alone (their
+# names as in ci/measured-workloads.sh).
 set -u
 src=${1:?usage: tools/measured-replay.sh H100DIR OUT}
 out=${2:?usage: tools/measured-replay.sh H100DIR OUT}
@@ -27,22 +28,8 @@ rerun() {
       > "$out/m-$name.txt" 2>&1
   echo "$name rc=$?"
 }
-rerun micro --suite micro --size medium
-rerun cvp --suite frontier --bench cvp --size medium
-rerun pol --suite frontier --bench pol --size medium
-DH_BBV_WINDOW=1 rerun gdt-win1 --suite frontier --bench gdt --size small
-rerun dct --suite darm --bench dct --size medium
-rerun ms --suite darm --bench ms --size medium
-DH_BBV_WINDOW=1 rerun bit-win1 --suite darm --bench bit --size small --param bs=32,256 --param input=desc,random
-DH_BBV_WINDOW=1 rerun pcm-win1 --suite darm --bench pcm --size small --param bs=32,256 --param input=ranges,random
-rerun pb --suite parboil --bench pb --size medium
-rerun srad --suite rodinia --bench srad --size medium
-rerun lbm --suite parboil --bench lbm --size medium
-rerun mc --suite bbv --bench mc --size medium
-rerun sw --suite bbv --bench sw --size medium
-rerun lud --suite rodinia --bench lud --size medium
-DH_BBV_WINDOW=1 rerun bfs-win1 --suite rodinia --bench bfs --size medium
-DH_BBV_WINDOW=1 rerun nqu-win1 --suite darm --bench nqu --size small
+. ci/measured-workloads.sh
+measured_workloads all rerun
 python3 - "$src" "$out" <<'P'
 import glob, os, re, sys
 src, out = sys.argv[1], sys.argv[2]
