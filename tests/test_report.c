@@ -2,6 +2,7 @@
  * scripts and data beside the charts, PNG/SVG when gnuplot is installed
  * (SKIPPED, never passed, when it is not), the note when it is missing,
  * and bad input. */
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -281,6 +282,79 @@ static void hostile_labels(void **st)
     assert_false(access(tpath("pwned2"), F_OK) == 0);
 }
 
+/* every generated script holds nothing of the results path but quoted
+ * strings: a newline in the path (a folder named so by `run --out`) used
+ * to end the script's first comment, and the next line ran; a trailing
+ * backslash would have continued it. report and study --from. */
+static int scripts_clean(const char *dir, const char *marker)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *de;
+    int n = 0;
+    while ((de = readdir(d))) {
+        size_t nl_ = strlen(de->d_name);
+        if (nl_ < 4 || strcmp(de->d_name + nl_ - 3, ".gp"))
+            continue;
+        char gp[1200];
+        snprintf(gp, sizeof gp, "%s/%s", dir, de->d_name);
+        size_t len;
+        char *text = dh_test_slurp(gp, &len);
+        assert_non_null(text);
+        for (char *line = text; line; ) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = 0;
+            /* the marker only ever inside a single-quoted string, never at
+             * the start of a line or after a comment */
+            char *m = strstr(line, marker);
+            if (m) {
+                int quotes = 0;
+                for (char *p = line; p < m; p++)
+                    quotes += *p == '\'';
+                if (line[0] == '#' || quotes % 2 == 0)
+                    fail_msg("%s: the path reached the script unquoted: %s", gp, line);
+            }
+            assert_true(strncmp(line, "system", 6) != 0);
+            size_t ll = strlen(line);
+            if (line[0] == '#')
+                assert_true(ll == 0 || line[ll - 1] != '\\');
+            line = nl ? nl + 1 : NULL;
+        }
+        free(text);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void hostile_path(void **st)
+{
+    (void)st;
+    static char dir[400], file[500], out[500], sout[500], pwned[600];
+    /* gnuplot runs in the chart's folder: the planted command would touch
+     * pwned3 there */
+    snprintf(dir, sizeof dir, "%s/x\nsystem \"touch pwned3\"\n#\\", tmpdir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    snprintf(file, sizeof file, "%s/results.xml", dir);
+    write_sample(file);
+    snprintf(out, sizeof out, "%s/rep", dir);
+    assert_int_equal(report(file, out), DH_EXIT_OK);
+    assert_true(scripts_clean(out, "system \"touch") >= 5);
+    snprintf(sout, sizeof sout, "%s/study", dir);
+    char *argv[] = {"study", "--from", file, "--out", sout, NULL};
+    fflush(stdout);
+    (void)dh_cmd_study(5, argv);
+    char rep[600];
+    snprintf(rep, sizeof rep, "%s/report", sout);
+    assert_true(scripts_clean(rep, "system \"touch") >= 1);
+    const char *where[] = {out, rep, dir, tmpdir, "."};
+    for (int k = 0; k < 5; k++) {
+        snprintf(pwned, sizeof pwned, "%s/pwned3", where[k]);
+        assert_false(access(pwned, F_OK) == 0);
+    }
+}
+
 static void bad_input(void **st)
 {
     (void)st;
@@ -398,6 +472,7 @@ int main(void)
         cmocka_unit_test(remap_cells),
         cmocka_unit_test(charts_drawn),
         cmocka_unit_test(hostile_labels),
+        cmocka_unit_test(hostile_path),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("report", t, setup, teardown);

@@ -151,10 +151,16 @@ void dh_gp_quote(FILE *gp, const char *s)
 /* Header, and the loop that draws the body once per format. */
 void dh__gp_begin(FILE *gp, const struct dh_report *r, const char *name, int w, int h)
 {
-    fprintf(gp, "# %s.gp — made by `harness report` from %s.\n"
+    /* the source is a path as given (it may hold a newline or end in a
+     * backslash, which would end or continue a comment): it goes into the
+     * script only as a quoted string, never into a comment */
+    fprintf(gp, "# %s.gp — made by `harness report` from the results named by `source`.\n"
                 "# Edit freely, then redraw in this folder: gnuplot %s.gp\n"
-                "# (writes %s.png and %s.svg; the data is %s.dat)\n",
-            name, r->source, name, name, name, name);
+                "# (writes %s.png and %s.svg; the data is %s.dat)\n"
+                "source = ",
+            name, name, name, name, name);
+    dh_gp_quote(gp, r->source ? r->source : "");
+    fputc('\n', gp);
     fprintf(gp, "set datafile separator \"\\t\"\n"
                 "do for [fmt in \"png svg\"] {\n"
                 "  if (fmt eq \"png\") {\n"
