@@ -52,7 +52,7 @@ OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o 
        $(OBJDIR)/codehash.o
 
 .DEFAULT_GOAL := all
-.PHONY: all run test unit-tests deps clean FORCE
+.PHONY: all run test test-quick unit-tests deps clean FORCE
 
 # objects depend on the flags: switching NO_CUDA or sanitizers rebuilds
 FLAGS_TEXT := $(ALL_CFLAGS) $(CUDA_FLAGS) $(CXXSRC)
@@ -141,7 +141,12 @@ $(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 test: deps all unit-tests
-	$(Q)bash ci/test.sh $(BUILD)
+	$(Q)bash ci/test.sh $(BUILD) full
+
+# the edit loop: every test program, no device run, no run of the built
+# harness or a ci/ script (those tests report SKIPPED); no package install
+test-quick: all unit-tests
+	$(Q)bash ci/test.sh $(BUILD) quick
 
 # ---- fuzzing (libFuzzer, ASan + UBSan; clang) ----
 # `make fuzz` builds every target in build-fuzz/ and runs each for

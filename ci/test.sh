@@ -1,57 +1,131 @@
 #!/usr/bin/env bash
-# ci/test.sh BUILD — check the layers' include direction, run every test
-# program, then the unit tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer. Prints one summary
-# line per program and a total; exits nonzero if any test failed.
+# ci/test.sh BUILD [full|quick] — check the layers' include direction, run
+# every test program (side by side: JOBS at a time, default the number of
+# cores), then, in the full tier, the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+# Each program's output stays in its own file, BUILD/test-logs/NAME.log,
+# with cmocka's JUnit XML beside it (NAME.xml: every test and its seconds).
+# The summary prints one line per program (passed, skipped, failed, wall
+# seconds) and, for a program that took 10 s or more, its slowest tests;
+# then a total with the wall time. Exits nonzero if any test failed.
+#
+# Tiers (README "Tests"):
+#   full  — everything: device runs on PoCL, the harness end to end, the
+#           AMD compile check, the sanitizer pass (`make test`);
+#   quick — the same programs with DH_TEST_QUICK=1: a test that needs a
+#           device, runs the built harness or a ci/ script reports
+#           SKIPPED (`make test-quick`, the edit loop).
 # Tests that need a device report SKIPPED where there is none.
 set -uo pipefail
 build=${1:-build}
-fail=0; total_pass=0; total_skip=0; total_fail=0
-run_one() {  # name, binary, [env...]
-  local name=$1 bin=$2; shift 2
-  local out; out=$(env "$@" "$bin" 2>&1); local rc=$?
-  local p s f
-  p=$(grep -oP '^\[  PASSED  \] \K[0-9]+' <<<"$out" | tail -1); p=${p:-0}
-  s=$(grep -oP '^\[  SKIPPED \] \K[0-9]+' <<<"$out" | tail -1); s=${s:-0}
-  f=$(grep -oP '^\[  FAILED  \] \K[0-9]+' <<<"$out" | tail -1); f=${f:-0}
-  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then f=1; fi
-  total_pass=$((total_pass+p)); total_skip=$((total_skip+s)); total_fail=$((total_fail+f))
-  printf '%-28s passed %3s  skipped %3s  failed %3s\n' "$name" "$p" "$s" "$f"
-  if [ "$f" != 0 ]; then fail=1; echo "$out" | sed 's/^/    /'; fi
-}
+tier=${2:-full}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+here=$(dirname "$0")
+logs=$build/test-logs
+t_start=$(date +%s.%N)
+rm -rf "$logs"
+mkdir -p "$logs"
 export DH_CACHE_DIR=${DH_CACHE_DIR:-$(mktemp -d)}
 # the nvdisasm that reads NVRTC's CUBINs (ci/deps.sh; test_sass skips without)
 nvd=/opt/divharness-nvdisasm/nvidia/cu13/bin/nvdisasm
 if [ -z "${DH_NVDISASM:-}" ] && [ -x "$nvd" ]; then export DH_NVDISASM=$nvd; fi
+[ "$tier" = quick ] && export DH_TEST_QUICK=1
+
+# run_prog NAME BINARY [VAR=VALUE...] — one program, its output in
+# $logs/NAME.log, cmocka's XML in $logs/NAME.xml, its exit code and wall
+# seconds in $logs/NAME.rc
+run_prog() {
+  local name=$1 bin=$2; shift 2
+  local key=${name// /_}; key=${key//[()+]/}
+  rm -f "$logs/$key.xml"          # cmocka writes XML only to a new file
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  env CMOCKA_MESSAGE_OUTPUT=xml CMOCKA_XML_FILE="$logs/$key.xml" "$@" "$bin" \
+      >"$logs/$key.log" 2>&1 </dev/null
+  rc=$?
+  t1=$(date +%s.%N)
+  printf '%s %s\n' "$rc" "$(echo "$t1 - $t0" | bc)" > "$logs/$key.rc"
+}
+export -f run_prog
+export logs
+
+# summarize NAME — the program's line; its log and failures when it failed
+fail=0; total_pass=0; total_skip=0; total_fail=0
+summarize() {
+  local name=$1 key=${1// /_}; key=${key//[()+]/}
+  local xml=$logs/$key.xml rc=1 secs=0 n=0 s=0 f=0
+  [ -f "$logs/$key.rc" ] && read -r rc secs < "$logs/$key.rc"
+  if [ -s "$xml" ]; then
+    n=$(grep -c '<testcase ' "$xml")
+    s=$(grep -c '<skipped' "$xml")
+    f=$(grep -cE '<failure|<error' "$xml")
+  fi
+  local p=$((n - s - f))
+  if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then f=1; fi
+  total_pass=$((total_pass + p)); total_skip=$((total_skip + s)); total_fail=$((total_fail + f))
+  printf '%-30s passed %3s  skipped %3s  failed %3s  %7.1f s\n' "$name" "$p" "$s" "$f" "$secs"
+  if [ -s "$xml" ] && [ "$(echo "$secs >= 10" | bc)" = 1 ]; then
+    sed -n 's/.*<testcase name="\([^"]*\)" time="\([0-9.]*\)".*/\2 \1/p' "$xml" \
+      | sort -rn | head -3 | awk '$1 >= 1 {printf "    %7.1f s  %s\n", $1, $2}'
+  fi
+  if [ "$f" != 0 ]; then
+    fail=1
+    sed 's/^/    /' "$logs/$key.log"
+    [ -s "$xml" ] && grep -A8 -E '<failure|<error' "$xml" | sed 's/^/    /'
+    [ "$rc" -ge 128 ] && echo "    (killed by signal $((rc - 128)))"
+  fi
+}
+
 # the direction of every include (README "Layout")
-if ! bash "$(dirname "$0")/check-layers.sh"; then fail=1; total_fail=$((total_fail+1)); fi
+if ! bash "$here/check-layers.sh"; then fail=1; total_fail=$((total_fail + 1)); fi
+
+# the programs, the slowest first so that the last ones to finish are short
+# (their seconds from the previous run in this build folder, else the order
+# of ci/test-slow.txt, else by name)
+progs=()
 for t in "$build"/tests/test_*; do
-  [ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
-  run_one "$(basename "$t")" "$t"
+  [ -x "$t" ] && [ "${t%.d}" = "$t" ] && progs+=("$(basename "$t")")
 done
-# sanitizers: the unit tests that need no device runtime
-san=${build}-san
-if make -s BUILD="$san" NO_CUDA=1 \
-     EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-     LDFLAGS_EXTRA="-fsanitize=address,undefined" unit-tests >/dev/null; then
-  for t in stats params ceiling xml compare measure report export mc_table shard sass stream hostwork \
-           bbv_model regroup_window; do
-    run_one "test_$t (asan+ubsan)" "$san/tests/test_$t" ASAN_OPTIONS=detect_leaks=1
+order=$build/.test-seconds
+{
+  for p in "${progs[@]}"; do
+    s=$(awk -v p="$p" '$2 == p {print $1}' "$order" 2>/dev/null)
+    [ -z "$s" ] && s=$(awk -v p="$p" '$1 == p {print 1000 - NR}' "$here/test-slow.txt" 2>/dev/null)
+    echo "${s:-0} $p"
   done
-  # the study's matrix and report (its command, test_study_cmd, needs the binary)
-  run_one "test_study (asan+ubsan)" "$san/tests/test_study" ASAN_OPTIONS=detect_leaks=1 \
-    DH_TEST_NO_DEVICE=1
-  # the regroupings (the model is test_bbv_model, above); their device test is SKIPPED here
-  run_one "test_bbv (asan+ubsan)" "$san/tests/test_bbv" ASAN_OPTIONS=detect_leaks=1 \
-    DH_TEST_NO_DEVICE=1
-  # the block costs' tables and latency classes (their profiling runs are SKIPPED here)
-  run_one "test_costs (asan+ubsan)" "$san/tests/test_costs" ASAN_OPTIONS=detect_leaks=1 \
-    DH_TEST_NO_DEVICE=1
-  # the workload cache's store, keys and host data (its runs: test_wcache_runs)
-  run_one "test_wcache (asan+ubsan)" "$san/tests/test_wcache" ASAN_OPTIONS=detect_leaks=1 \
-    DH_TEST_NO_DEVICE=1
-else
-  echo "sanitizer build failed"; fail=1
+} | sort -rn | awk '{print $2}' > "$logs/.queue"
+xargs -a "$logs/.queue" -P "$jobs" -I{} bash -c 'run_prog "$1" "$2"' _ {} "$build/tests/{}"
+: > "$order.new"
+for p in "${progs[@]}"; do
+  summarize "$p"
+  read -r _ s < "$logs/$p.rc" 2>/dev/null && echo "$s $p" >> "$order.new"
+done
+mv "$order.new" "$order"
+
+# sanitizers: the unit tests that need no device runtime (device tests are
+# SKIPPED there: DH_TEST_NO_DEVICE)
+if [ "$tier" = full ]; then
+  export san=${build}-san
+  san_tests=(stats params ceiling xml compare measure report export mc_table shard sass stream
+             hostwork bbv_model regroup_window study bbv costs wcache)
+  if make -s -j"$jobs" BUILD="$san" NO_CUDA=1 \
+       EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+       LDFLAGS_EXTRA="-fsanitize=address,undefined" \
+       $(printf "$san/tests/test_%s " "${san_tests[@]}") >/dev/null; then
+    # the study's, the regroupings', the block costs' and the workload
+    # cache's programs have device parts: SKIPPED here, run above
+    for t in "${san_tests[@]}"; do
+      case $t in study|bbv|costs|wcache) nd=DH_TEST_NO_DEVICE=1 ;; *) nd=DH_TEST_SAN=1 ;; esac
+      echo "test_$t $nd"
+    done | xargs -P "$jobs" -L1 bash -c 'run_prog "$1 (asan+ubsan)" "$san/tests/$1" \
+            ASAN_OPTIONS=detect_leaks=1 "$2"' _
+    for t in "${san_tests[@]}"; do summarize "test_$t (asan+ubsan)"; done
+  else
+    echo "sanitizer build failed"; fail=1
+  fi
 fi
-echo "TOTAL: passed $total_pass, skipped $total_skip, failed $total_fail"
+wall=$(echo "$(date +%s.%N) - $t_start" | bc)
+printf 'TOTAL: passed %s, skipped %s, failed %s (%s tier, %s jobs, %.0f s; logs in %s)\n' \
+  "$total_pass" "$total_skip" "$total_fail" "$tier" "$jobs" "$wall" "$logs"
 exit $fail

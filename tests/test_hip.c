@@ -280,6 +280,7 @@ static void amd_compile_check(void **st)
 {
     (void)st;
     NEED_HIP_BACKEND();
+    dh_test_need_full_tier("the AMD compile check");
     char dir[4096], cmd[8400];
     self_dir(dir, sizeof dir);
     snprintf(cmd, sizeof cmd, "bash ci/hip-amd-check.sh %s/.. 2>&1", dir);

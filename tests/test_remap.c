@@ -68,7 +68,7 @@ static int open_backend(const char *name, struct bk *b)
     b->be = dh_backend_find(name);
     int n = 0;
     struct dh_err e = {0};
-    if (!b->be || b->be->probe(&n, NULL, 0, &e) || n == 0)
+    if (!b->be || getenv("DH_TEST_QUICK") || b->be->probe(&n, NULL, 0, &e) || n == 0)
         return 0;
     return b->be->describe(0, &b->info, &e) == 0 && b->be->open(0, &b->dev, &e) == 0;
 }
