@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# ci/test.sh BUILD [full|quick] — check the layers' include direction, run
-# every test program (side by side: JOBS at a time, default the number of
-# cores), then, in the full tier, the unit tests again under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# ci/test.sh BUILD [full|quick] — check the layers' include direction, then
+# run every test program and, in the full tier, the unit tests again under
+# AddressSanitizer + UndefinedBehaviorSanitizer: one queue, side by side
+# (JOBS at a time, default the number of cores), the slowest first.
 #
 # Each program's output stays in its own file, BUILD/test-logs/NAME.log,
 # with cmocka's JUnit XML beside it (NAME.xml: every test and its seconds).
@@ -80,35 +80,17 @@ summarize() {
 # the direction of every include (README "Layout")
 if ! bash "$here/check-layers.sh"; then fail=1; total_fail=$((total_fail + 1)); fi
 
-# the programs, the slowest first so that the last ones to finish are short
-# (their seconds from the previous run in this build folder, else the order
-# of ci/test-slow.txt, else by name)
-progs=()
+# the sanitizer build first (full tier): its unit tests then join the one
+# queue, so that the two kinds share the cores to the end
+san_tests=(stats params ceiling xml compare measure report export mc_table shard sass stream
+           hostwork bbv_model regroup_window study bbv costs wcache)
+export san=${build}-san
+jobs_list=$logs/.jobs
+: > "$jobs_list"
 for t in "$build"/tests/test_*; do
-  [ -x "$t" ] && [ "${t%.d}" = "$t" ] && progs+=("$(basename "$t")")
+  [ -x "$t" ] && [ "${t%.d}" = "$t" ] && echo "$(basename "$t")|$t|DH_TEST_TIER=$tier" >> "$jobs_list"
 done
-order=$build/.test-seconds
-{
-  for p in "${progs[@]}"; do
-    s=$(awk -v p="$p" '$2 == p {print $1}' "$order" 2>/dev/null)
-    [ -z "$s" ] && s=$(awk -v p="$p" '$1 == p {print 1000 - NR}' "$here/test-slow.txt" 2>/dev/null)
-    echo "${s:-0} $p"
-  done
-} | sort -rn | awk '{print $2}' > "$logs/.queue"
-xargs -a "$logs/.queue" -P "$jobs" -I{} bash -c 'run_prog "$1" "$2"' _ {} "$build/tests/{}"
-: > "$order.new"
-for p in "${progs[@]}"; do
-  summarize "$p"
-  read -r _ s < "$logs/$p.rc" 2>/dev/null && echo "$s $p" >> "$order.new"
-done
-mv "$order.new" "$order"
-
-# sanitizers: the unit tests that need no device runtime (device tests are
-# SKIPPED there: DH_TEST_NO_DEVICE)
 if [ "$tier" = full ]; then
-  export san=${build}-san
-  san_tests=(stats params ceiling xml compare measure report export mc_table shard sass stream
-             hostwork bbv_model regroup_window study bbv costs wcache)
   if make -s -j"$jobs" BUILD="$san" NO_CUDA=1 \
        EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
        LDFLAGS_EXTRA="-fsanitize=address,undefined" \
@@ -117,14 +99,32 @@ if [ "$tier" = full ]; then
     # cache's programs have device parts: SKIPPED here, run above
     for t in "${san_tests[@]}"; do
       case $t in study|bbv|costs|wcache) nd=DH_TEST_NO_DEVICE=1 ;; *) nd=DH_TEST_SAN=1 ;; esac
-      echo "test_$t $nd"
-    done | xargs -P "$jobs" -L1 bash -c 'run_prog "$1 (asan+ubsan)" "$san/tests/$1" \
-            ASAN_OPTIONS=detect_leaks=1 "$2"' _
-    for t in "${san_tests[@]}"; do summarize "test_$t (asan+ubsan)"; done
+      echo "test_$t (asan+ubsan)|$san/tests/test_$t|ASAN_OPTIONS=detect_leaks=1 $nd" >> "$jobs_list"
+    done
   else
-    echo "sanitizer build failed"; fail=1
+    echo "sanitizer build failed"; fail=1; total_fail=$((total_fail + 1))
   fi
 fi
+
+# one queue, the slowest first so that the last ones to finish are short
+# (their seconds from the previous run of this tier in this build folder,
+# else the order of ci/test-slow.txt, else by name)
+order=$build/.test-seconds-$tier
+while IFS='|' read -r name bin envs; do
+  s=$(awk -F'\t' -v p="$name" '$2 == p {print $1}' "$order" 2>/dev/null)
+  [ -z "$s" ] && s=$(awk -v p="$name" '$0 == p {print 1000 - NR}' "$here/test-slow.txt" 2>/dev/null)
+  printf '%s\t%s|%s|%s\n' "${s:-0}" "$name" "$bin" "$envs"
+done < "$jobs_list" | sort -t$'\t' -k1,1 -rn | cut -f2- > "$logs/.queue"
+# shellcheck disable=SC2016
+tr '\n' '\0' < "$logs/.queue" \
+  | xargs -0 -P "$jobs" -I{} bash -c 'IFS="|" read -r n b e <<<"$1"; run_prog "$n" "$b" $e' _ {}
+: > "$order.new"
+while IFS='|' read -r name _ _; do
+  summarize "$name"
+  key=${name// /_}; key=${key//[()+]/}
+  read -r _ s < "$logs/$key.rc" 2>/dev/null && printf '%s\t%s\n' "$s" "$name" >> "$order.new"
+done < "$jobs_list"
+mv "$order.new" "$order"
 wall=$(echo "$(date +%s.%N) - $t_start" | bc)
 printf 'TOTAL: passed %s, skipped %s, failed %s (%s tier, %s jobs, %.0f s; logs in %s)\n' \
   "$total_pass" "$total_skip" "$total_fail" "$tier" "$jobs" "$wall" "$logs"

@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 
 #include "xml.h"
+#include "../harness/support/fs.h"
 
 #ifndef DH_GIT_REV
 #define DH_GIT_REV "unknown"
@@ -410,8 +411,15 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
                       const struct dh_devlist *devs, const struct dh_run *runs, int n,
                       const struct dh_plan_rec *plan, struct dh_err *err)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    char tmp[4300], why[4400];
+    if (dh_replace_ok(path, why, sizeof why))
+        return dh_err_set(err, DH_E_IO, "cannot write results: %s", why);
+    /* a new name (O_EXCL): never a planted link's target, never a file
+     * another process is writing */
+    int fd = dh_tmp_create(path, tmp, sizeof tmp);
+    if (fd < 0)
+        return dh_err_set(err, DH_E_IO, "cannot write %s.tmp.*: %s (is the folder writable? "
+                          "choose another with --out)", path, strerror(errno));
     /* The file is written a section at a time, each a small tree dumped
      * and freed (a run at a time under <runs>), never the whole file's
      * tree: the bytes are those a dump of the whole tree would give. */
@@ -420,11 +428,12 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
     xmlDocSetRootElement(doc, root);
     doc->encoding = xmlStrdup(BAD_CAST "UTF-8");     /* as a whole-file save sets it */
     xmlCharEncodingHandlerPtr enc = xmlFindCharEncodingHandler("UTF-8");
-    xmlOutputBufferPtr out = xmlOutputBufferCreateFilename(tmp, enc, 0);
+    xmlOutputBufferPtr out = xmlOutputBufferCreateFd(fd, enc);    /* fd stays ours */
     if (!out) {
         xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
-                          "choose another with --out)", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return dh_err_set(err, DH_E_IO, "cannot write %s: out of memory", tmp);
     }
     char head[64];
     snprintf(head, sizeof head, "<divharness version=\"%d\">\n", DH_RESULTS_VERSION);
@@ -487,11 +496,19 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
     xmlFreeDoc(doc);
 
     int rc = 0;
-    if (xmlOutputBufferClose(out) < 0) {
+    int closed = xmlOutputBufferClose(out);
+    int synced = closed < 0 ? -1 : fsync(fd);
+    int saved = errno;
+    if (close(fd) && synced == 0) {
+        synced = -1;
+        saved = errno;
+    }
+    errno = saved;
+    if (closed < 0) {
         rc = dh_err_set(err, DH_E_IO, "cannot write %s: %s (is the folder writable? "
                         "choose another with --out)", tmp, strerror(errno));
         unlink(tmp);
-    } else if (sync_path(tmp)) {
+    } else if (synced) {
         rc = dh_err_set(err, DH_E_IO, "cannot write %s to disk: %s (is the disk full? "
                         "choose another folder with --out)", tmp, strerror(errno));
         unlink(tmp);

@@ -46,4 +46,12 @@ int dh_cli_int(const char *cmd, const char *opt, const char *v, long lo, long hi
 /* Exit code for an error code. */
 int dh_exit_for(int code);
 
+/* The results folder of a one-case command (outdir.c): out, else a new
+ * results/runs/NAME-STAMP; made, locked for this process until it exits
+ * (.harness.lock, as `run` takes it), and its results.xml absent or this
+ * same case's (case_id). path gets DIR/results.xml. 0, or DH_EXIT_INFRA
+ * with the reason printed. */
+int dh_cli_claim_dir(const char *cmd, const char *out, const char *name, const char *case_id,
+                     char *path, size_t len);
+
 #endif

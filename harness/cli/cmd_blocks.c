@@ -15,6 +15,7 @@
 #include "../run/runner.h"
 #include "../run/source.h"
 #include "cli.h"
+#include "../support/fs.h"
 
 static void blocks_usage(FILE *f)
 {
@@ -36,9 +37,12 @@ static void blocks_usage(FILE *f)
 
 static char *read_all(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char why[4400];
+    FILE *f = dh_fopen_data(path, DH_DATA_MAX_LISTING, why, sizeof why);
+    if (!f) {
+        fprintf(stderr, "harness blocks: %s\n", why);
         return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     char *b = malloc(cap);
     size_t r;

@@ -1,6 +1,7 @@
 /* cmd_cache.c — `harness cache show|clear|verify`: the workload cache
  * (harness/run/wcache.h) listed, emptied or checked; and the cache options
  * of `harness run` (--cache, --no-cache, --cache-limit). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "../run/wcache.h"
 #include "../support/texttable.h"
 #include "cli.h"
+#include "../../backends/cache.h"
 
 static void cache_usage(FILE *f)
 {
@@ -148,7 +150,18 @@ int dh_cmd_cache(int argc, char **argv)
     printf("%d entr%s, %s of a %s limit, in %s\n", n, n == 1 ? "y" : "ies", tot, lim, dir);
     if (l.verify) {
         printf("verified: %d good, %d bad%s\n", n - l.bad, l.bad, l.bad ? " (removed)" : "");
-        return l.bad ? DH_EXIT_INFRA : 0;
+        /* the compiled programs too: a bad entry is removed and rebuilt by
+         * the next run that needs it */
+        int pg = 0, pb = 0;
+        char first[4400];
+        if (dh_cache_verify(1, &pg, &pb, first, sizeof first))
+            fprintf(stderr, "harness cache: cannot read the program cache %s: %s\n",
+                    dh_cache_dir(), strerror(errno));
+        printf("programs in %s: %d good, %d bad", dh_cache_dir(), pg, pb);
+        if (pb)
+            printf(" (removed, rebuilt when next needed; the first: %s)", first);
+        printf("\n");
+        return l.bad || pb ? DH_EXIT_INFRA : 0;
     }
     return 0;
 }

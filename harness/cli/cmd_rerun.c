@@ -109,6 +109,13 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     memset(&run.r, 0, sizeof run.r);
     memset(&run.tune, 0, sizeof run.tune);
     run.tune.best = -1;
+    /* the folder claimed before the run (a folder in use, or another
+     * command's results there, stop it first) */
+    char path[4200], name[64];
+    snprintf(name, sizeof name, "rerun-%.40s", c->key);
+    int claim = dh_cli_claim_dir("rerun", out, name, c->id, path, sizeof path);
+    if (claim)
+        return claim;
     struct dh_runner_opts ro = {.isolate = 1};
     struct dh_session *s = dh_session_open(&ro);
     int rc = dh_session_run(s, c, &run.r);
@@ -127,15 +134,6 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
     printf("\n");
     if (run.r.status && run.r.message[0])
         printf("  %s\n", run.r.message);
-    char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s", out ? out : "results/runs");
-    if (!out) {
-        mkdir("results", 0755);
-        mkdir("results/runs", 0755);
-        snprintf(dir, sizeof dir, "results/runs/rerun-%s", c->key);
-    }
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/results.xml", dir);
     struct dh_env env;
     dh_env_fill(&env, full_argc, full_argv);
     if (dh_xml_write(path, &env, &devs, &run, 1, &e)) {

@@ -108,7 +108,7 @@ static int write_file(const char *path, const char *data, size_t len, int mode)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    int fd = dh_open_excl(tmp, mode);
     if (fd < 0)
         return -1;
     size_t o = 0;
@@ -133,7 +133,8 @@ static int write_file(const char *path, const char *data, size_t len, int mode)
 /* the whole file, NUL-terminated, malloc'd; NULL when unreadable */
 static char *read_all(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    char why[4400];
+    FILE *f = dh_fopen_data(path, DH_DATA_MAX_TEXT, why, sizeof why);
     if (!f)
         return NULL;
     size_t cap = 4096, n = 0;

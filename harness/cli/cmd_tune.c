@@ -119,6 +119,12 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
                 "<constraint> elements or widen the <tunable> values\n", dev->name);
         return DH_EXIT_USAGE;
     }
+    /* the folder claimed before the evaluations: a folder in use or
+     * another command's results stop the tune before it spends anything */
+    char path[4200];
+    int claim = dh_cli_claim_dir("tune", out, "tune", c->id, path, sizeof path);
+    if (claim)
+        return claim;
     static struct dh_journal journal;
     if (!dh_journal_load(&journal, dh_journal_default_path(), &e))
         o.journal = &journal;
@@ -176,18 +182,6 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         printf(", %.2fx over the default configuration", run.tune.default_ms / run.tune.eval[run.tune.best].ms);
     printf("\n%.0f%% of the evaluated configurations are within 5%% of the best; reached after %d "
            "evaluations\n", 100 * run.tune.flat_share, run.tune.evals_to_95);
-    char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s", out ? out : "results/runs/tune");
-    if (!out) {
-        mkdir("results", 0755);
-        mkdir("results/runs", 0755);
-    }
-    if (mkdir(dir, 0755) && errno != EEXIST) {
-        fprintf(stderr, "harness tune: cannot make %s: %s (choose another --out)\n", dir,
-                strerror(errno));
-        return DH_EXIT_INFRA;
-    }
-    snprintf(path, sizeof path, "%s/results.xml", dir);
     struct dh_env env;
     dh_env_fill(&env, full_argc, full_argv);
     if (dh_xml_write(path, &env, &devs, &run, 1, &e)) {

@@ -20,6 +20,7 @@
 #include "../../suites/suite.h"
 #include "../stats/baseline.h"
 #include "../stats/compare.h"
+#include "../support/fs.h"
 
 /* The gnuplot to run: $DH_GNUPLOT (a path or a name), else "gnuplot",
  * looked up on PATH. 0 and the path in out, or -1 when there is none. */
@@ -342,10 +343,12 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
 {
     char path[4400], tmp[4500];
     snprintf(path, sizeof path, "%s/index.md", r->dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    char why[4600];
+    if (dh_replace_ok(path, why, sizeof why))
+        return dh_err_set(err, DH_E_IO, "cannot write the report: %s", why);
+    FILE *f = dh_tmp_fopen(path, tmp, sizeof tmp);
     if (!f)
-        return dh_err_set(err, DH_E_IO, "cannot write %s: %s", tmp, strerror(errno));
+        return dh_err_set(err, DH_E_IO, "cannot write %s.tmp.*: %s", path, strerror(errno));
     const struct dh_resultfile *rf = r->f;
     const struct dh_env *e = &rf->env;
     fprintf(f, "# divharness report\n\nResults: `%s` — %d run%s. Open the charts below; "

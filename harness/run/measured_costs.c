@@ -15,6 +15,7 @@
  * machine: a PoCL run priced as the H100 with DH_SASS_ARCH=90), in place
  * of a pass. */
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 #include "../../backends/cache.h"
 #include "source.h"
 #include "steps.h"
+#include "../support/fs.h"
 
 int dh__measured_install(struct dh_worker *w, int nb)
 {
@@ -57,10 +59,14 @@ static int counts_load(const struct dh_case *c, const char *dir, struct dh_pc_co
 {
     char key[700], path[4096];
     counts_key(c, dir, key, sizeof key, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char why[4400];
+    struct stat sb;
+    if (stat(path, &sb))
         return dh_err_set(e, DH_E_IO, "DH_MEASURED_LOAD: no counts for %s (%s): record them "
                           "with DH_MEASURED_DUMP on a CUDA machine", key, path);
+    FILE *f = dh_fopen_data(path, DH_DATA_MAX_LISTING, why, sizeof why);
+    if (!f)
+        return dh_err_set(e, DH_E_DATA, "DH_MEASURED_LOAD: %s", why);
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {

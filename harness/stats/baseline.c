@@ -12,6 +12,7 @@
 
 #include "../../backends/cache.h"
 #include "load.h"
+#include "../support/fs.h"
 
 const char *dh_baseline_dir(const char *dir)
 {
@@ -97,14 +98,16 @@ int dh_baseline_save(const char *dir, const char *results_path,
                           "another with --dir)", dir, strerror(errno));
     char path[4200], tmp[4300];
     dh_baseline_path(dir, fp, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    char why[4400];
+    if (dh_replace_ok(path, why, sizeof why))
+        return dh_err_set(err, DH_E_IO, "cannot save the baseline: %s", why);
     FILE *in = fopen(results_path, "rb");
     if (!in)
         return dh_err_set(err, DH_E_IO, "cannot read %s: %s", results_path, strerror(errno));
-    FILE *out = fopen(tmp, "wb");
+    FILE *out = dh_tmp_fopen(path, tmp, sizeof tmp);
     if (!out) {
         fclose(in);
-        return dh_err_set(err, DH_E_IO, "cannot write %s: %s", tmp, strerror(errno));
+        return dh_err_set(err, DH_E_IO, "cannot write %s.tmp.*: %s", path, strerror(errno));
     }
     char buf[65536];
     size_t n;

@@ -11,6 +11,8 @@
 
 #include <libxml/tree.h>
 
+#include "../support/fs.h"
+
 static void attrf(xmlNodePtr n, const char *k, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void attrf(xmlNodePtr n, const char *k, const char *fmt, ...)
@@ -264,13 +266,22 @@ int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp
     attrf(root, "failures", "%d", t_fail);
     attrf(root, "errors", "%d", t_err);   /* <testsuites> has no "skipped" in junit-10.xsd */
 
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    xmlOutputBufferPtr out = xmlOutputBufferCreateFilename(tmp, xmlFindCharEncodingHandler("UTF-8"), 0);
+    char tmp[4300], why[4400] = "";
+    int fd = -1;
+    if (dh_replace_ok(path, why, sizeof why) || (fd = dh_tmp_create(path, tmp, sizeof tmp)) < 0) {
+        if (fd < 0 && !why[0])
+            snprintf(why, sizeof why, "%s.tmp.*: %s", path, strerror(errno));
+        free(sum);
+        xmlFreeDoc(doc);
+        return dh_err_set(err, DH_E_IO, "cannot write JUnit file: %s", why);
+    }
+    xmlOutputBufferPtr out = xmlOutputBufferCreateFd(fd, xmlFindCharEncodingHandler("UTF-8"));
     if (!out) {
         free(sum);
         xmlFreeDoc(doc);
-        return dh_err_set(err, DH_E_IO, "cannot write JUnit file %s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return dh_err_set(err, DH_E_IO, "cannot write JUnit file %s: out of memory", tmp);
     }
     xmlOutputBufferWriteString(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     if (ns)
@@ -316,7 +327,10 @@ int dh_junit_write(const char *path, const struct dh_cmp *c, const struct dh_cmp
         dump_free(out, doc, root, 0);
     free(sum);
     int rc = 0;
-    if (xmlOutputBufferClose(out) < 0) {
+    int closed = xmlOutputBufferClose(out);
+    if (close(fd))
+        closed = -1;
+    if (closed < 0) {
         rc = dh_err_set(err, DH_E_IO, "cannot write JUnit file %s: %s", tmp, strerror(errno));
         unlink(tmp);
     } else if (rename(tmp, path)) {

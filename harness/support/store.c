@@ -167,7 +167,9 @@ int dh_store_get(const struct dh_store *s, const struct dh_store_key *k, uint32_
     memset(r, 0, sizeof *r);
     r->fd = -1;
     entry_path(s->dir, k, r->path, sizeof r->path);
-    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+    /* non-blocking: a FIFO planted at an entry's name must not stall the
+     * open (it is refused below, as not a regular file) */
+    int fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR)
             return 0;
@@ -183,6 +185,11 @@ int dh_store_get(const struct dh_store *s, const struct dh_store_key *k, uint32_
         snprintf(why, why_len, "cannot stat %s: %s", r->path, strerror(errno));
         goto bad;
     }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_len, "%s is not a regular file", r->path);
+        goto bad;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     if ((uint64_t)st.st_size < DH_STORE_HEADER_BYTES || read_full(fd, h, sizeof h)) {
         snprintf(why, why_len, "truncated: %lld bytes, shorter than its header",
                  (long long)st.st_size);
@@ -305,7 +312,7 @@ int dh_store_begin(const struct dh_store *s, const struct dh_store_key *k, uint3
     char hex[33];
     dh_store_key_hex(k, hex);
     snprintf(w->tmp, sizeof w->tmp, "%s/" TMP_PREFIX "%s.%ld", s->dir, hex, (long)getpid());
-    w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    w->fd = dh_open_excl(w->tmp, 0644);        /* never through a planted link */
     if (w->fd < 0)
         return dh_err_set(err, DH_E_IO, "cannot write in the cache folder %s: %s", s->dir,
                           strerror(errno));
@@ -425,7 +432,7 @@ static void inspect(const char *dir, const char *name, int verify, struct dh_sto
     snprintf(in->key_hex, sizeof in->key_hex, "%.32s", name);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     struct stat st;
     if (fd < 0 || fstat(fd, &st)) {
         snprintf(in->why, sizeof in->why, "cannot read: %s", strerror(errno));
@@ -433,6 +440,12 @@ static void inspect(const char *dir, const char *name, int verify, struct dh_sto
             close(fd);
         return;
     }
+    if (!S_ISREG(st.st_mode)) {         /* a FIFO, device or folder: never read */
+        snprintf(in->why, sizeof in->why, "not a regular file");
+        close(fd);
+        return;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     in->file_bytes = (uint64_t)st.st_size;
     in->last_use = st.st_mtime;
     unsigned char h[DH_STORE_HEADER_BYTES], key[16];

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlschemas.h>
 
 #include "descriptor_uk.h"
+#include "../../harness/support/fs.h"
 
 extern const char dh_xsd_descriptor1[], dh_xsd_descriptor2[];
 
@@ -43,9 +45,12 @@ static int is(xmlNodePtr n, const char *name)
     return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
 }
 
-static char *read_text(const char *path)
+/* why (may be NULL) gets the reason when NULL is returned for a file
+ * that is not a readable regular file of at most DH_DATA_MAX_TEXT */
+static char *read_text_why(const char *path, char *why, size_t why_len)
 {
-    FILE *f = fopen(path, "rb");
+    char w[4400];
+    FILE *f = dh_fopen_data(path, DH_DATA_MAX_TEXT, why ? why : w, why ? why_len : sizeof w);
     if (!f)
         return NULL;
     char *s = NULL;
@@ -234,6 +239,13 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
                     const struct dh_bench **bench, struct dh_err *err)
 {
     struct first_error fe = {{0}};
+    /* a regular file of bounded size (a FIFO would block the read, deaf
+     * to Ctrl-C): checked before the parser opens it */
+    char dwhy[4400];
+    int dfd = dh_open_data(path, DH_DATA_MAX_TEXT, dwhy, sizeof dwhy);
+    if (dfd < 0)
+        return dh_err_set(err, DH_E_IO, "cannot read descriptor: %s", dwhy);
+    close(dfd);
     xmlSetStructuredErrorFunc(&fe, (xmlStructuredErrorFunc)on_error);
     xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
     xmlSetStructuredErrorFunc(NULL, NULL);
@@ -411,10 +423,11 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     else
         beside(path, file, kpath, sizeof kpath);
     snprintf(dh_uk.kpath, sizeof dh_uk.kpath, "%s", kpath);
-    dh_uk.source = read_text(kpath);
+    char kwhy[4400] = "";
+    dh_uk.source = read_text_why(kpath, kwhy, sizeof kwhy);
     if (!dh_uk.source)
         return dh_err_set(err, DH_E_IO, "cannot read kernel %s: %s", kpath,
-                          errno ? strerror(errno) : "empty or over 64 MiB");
+                          kwhy[0] ? kwhy : "empty");
     dh_uk.kit.items = dh_uk.items;
     dh_uk.kit.entries = dh_uk.entries;
     dh_uk.kit.generate = dh_uk_generate;
@@ -434,7 +447,8 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
     }
     /* the journal must not replay another descriptor's results: its key
      * covers everything the descriptor and its C reference say */
-    char *dtext = read_text(path), *ctext = dh_uk.ref_mode == 2 ? read_text(dh_uk.ref_c) : NULL;
+    char *dtext = read_text_why(path, NULL, 0),
+         *ctext = dh_uk.ref_mode == 2 ? read_text_why(dh_uk.ref_c, NULL, 0) : NULL;
     size_t dl = dtext ? strlen(dtext) : 0, cl = ctext ? strlen(ctext) : 0;
     dh_uk.fingerprint = malloc(dl + cl + 2);
     if (dh_uk.fingerprint) {
