@@ -45,6 +45,10 @@ static void victim_intact(const char *path)
     free(t);
 }
 
+static const char *g_iters;     /* an iters value for the run, or NULL */
+static char g_key[64];          /* the last written run's key */
+static const char *g_dev = "Test GPU";
+
 /* one made-up run of micro/branch */
 static int write_results(const char *path, struct dh_err *e)
 {
@@ -57,10 +61,13 @@ static int write_results(const char *path, struct dh_err *e)
     snprintf(c->bench_name, sizeof c->bench_name, "branch");
     snprintf(c->variant, sizeof c->variant, "baseline");
     snprintf(c->backend, sizeof c->backend, "opencl");
-    snprintf(c->device_name, sizeof c->device_name, "Test GPU");
+    snprintf(c->device_name, sizeof c->device_name, "%s", g_dev);
     snprintf(c->size, sizeof c->size, "small");
     c->reps = 1;
+    if (g_iters)
+        dh_pset_put(&c->params, "iters", g_iters, atof(g_iters), DH_P_WORKLOAD);
     dh_case_identity(c);
+    snprintf(g_key, sizeof g_key, "%s", c->key);
     struct dh_env env;
     char *argv[] = {"harness", "run"};
     dh_env_fill(&env, 2, argv);
@@ -68,7 +75,7 @@ static int write_results(const char *path, struct dh_err *e)
     memset(&devs, 0, sizeof devs);
     devs.n = 1;
     snprintf(devs.d[0].backend, sizeof devs.d[0].backend, "opencl");
-    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "Test GPU");
+    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "%s", g_dev);
     devs.d[0].info.warp_width = 32;
     return dh_xml_write(path, &env, &devs, &run, 1, e);
 }
@@ -220,6 +227,45 @@ static void stale_temporaries(void **st)
     assert_int_equal(access(keep, F_OK), 0);
 }
 
+/* rerun checks a file's values against the domains, as the command line
+ * is checked: iters=-5 ran under the original case's id and said "ok" */
+static void rerun_checks_domains(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    g_iters = "-5";
+    assert_int_equal(write_results(tpath("iters.xml"), &e), 0);
+    g_iters = NULL;
+    const char *args[] = {"rerun", tpath("iters.xml"), "--case", g_key,
+                          "--out", tpath("rerun-out"), NULL};
+    int rc = dh_test_harness(harness, tmpdir, args, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 3);
+    assert_non_null(strstr(out, "iters=-5 is outside its domain"));
+    assert_true(access(tpath("rerun-out/results.xml"), F_OK) != 0);
+}
+
+/* a CSV cell that a spreadsheet would run as a formula is written as
+ * text (a leading quote); the CSV is replaced whole or not at all */
+static void csv_formula(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    g_dev = "=HYPERLINK(\"http://x\")";
+    assert_int_equal(write_results(tpath("formula.xml"), &e), 0);
+    g_dev = "Test GPU";
+    const char *args[] = {"export", tpath("formula.xml"), "--csv", tpath("formula.csv"), NULL};
+    int rc = dh_test_harness(harness, tmpdir, args, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 0);
+    size_t len;
+    char *csv = dh_test_slurp(tpath("formula.csv"), &len);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, ",\"'=HYPERLINK(\"\"http://x\"\")\","));
+    assert_null(strstr(csv, ",=HYPERLINK"));
+    free(csv);
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -279,7 +325,8 @@ int main(void)
         cmocka_unit_test(results_tmp_link),  cmocka_unit_test(cache_tmp_link),
         cmocka_unit_test(lock_link),         cmocka_unit_test(special_targets),
         cmocka_unit_test(tune_claims_folder), cmocka_unit_test(stale_temporaries),
-        cmocka_unit_test(cache_corrupt),
+        cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
+        cmocka_unit_test(csv_formula),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

@@ -355,6 +355,63 @@ static void hostile_path(void **st)
     }
 }
 
+/* history keeps every file and every case: it dropped files after the
+ * 64th and cases after the 48th without a word (micro small has 49) */
+static void history_no_caps(void **st)
+{
+    (void)st;
+    static struct dh_run runs[50];
+    int n = 0;
+    for (int k = 0; k < 25; k++) {
+        make_run(&runs[n++], "cuda", "baseline", NULL, 16 + k, 1.0 + k, 0);
+        make_run(&runs[n++], "cuda", "melded", NULL, 16 + k, 0.9 + k, 0);
+    }
+    dh_run_derive(runs, n);
+    struct dh_env env;
+    char *argv[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(&env, 4, argv);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    devs.n = 1;
+    snprintf(devs.d[0].backend, sizeof devs.d[0].backend, "cuda");
+    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "%s", dev_name);
+    devs.d[0].info.warp_width = 32;
+    enum { FILES = 66 };
+    static char names[FILES][300];
+    char *hargv[FILES + 4];
+    int h = 0;
+    hargv[h++] = "history";
+    for (int f = 0; f < FILES; f++) {
+        snprintf(names[f], sizeof names[f], "%s/night-%02d.xml", tmpdir, f);
+        snprintf(env.started, sizeof env.started, "2026-11-%02dT02:00:00Z", 1 + f % 28);
+        if (f >= 28)
+            snprintf(env.started, sizeof env.started, "2026-12-%02dT02:%02d:00Z", 1 + f % 28, f);
+        struct dh_err e = {0};
+        assert_int_equal(dh_xml_write(names[f], &env, &devs, runs, n, &e), 0);
+        hargv[h++] = names[f];
+    }
+    for (int i = 0; i < n; i++)
+        dh_run_release(&runs[i]);
+    hargv[h++] = "--out";
+    hargv[h++] = (char *)tpath("hist-many");
+    fflush(stdout);
+    assert_int_equal(dh_cmd_history(h, hargv), 0);
+    size_t len;
+    char *md = dh_test_slurp(tpath("hist-many/history.md"), &len);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "66 results files"));
+    int charts = 0;
+    for (const char *q = strstr(md, "## "); q; q = strstr(q + 1, "\n## "))
+        charts++;
+    free(md);
+    fprintf(stderr, "  %d case sections\n", charts);
+    assert_int_equal(charts, 50);
+    /* a --case that matches nothing is named */
+    char *bad[] = {"history", names[0], names[1], "--case", "zzzz", "--out",
+                   (char *)tpath("hist-none")};
+    assert_int_equal(dh_cmd_history(7, bad), DH_EXIT_USAGE);
+}
+
 static void bad_input(void **st)
 {
     (void)st;
@@ -473,6 +530,7 @@ int main(void)
         cmocka_unit_test(charts_drawn),
         cmocka_unit_test(hostile_labels),
         cmocka_unit_test(hostile_path),
+        cmocka_unit_test(history_no_caps),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests_name("report", t, setup, teardown);

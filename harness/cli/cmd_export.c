@@ -5,18 +5,26 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../../results/xml.h"
 #include "cli.h"
 #include "../stats/load.h"
+#include "../support/fs.h"
 
-/* CSV field: quoted when it holds a comma, quote or newline */
-static void field(FILE *f, const char *s, int last)
+/* CSV field: quoted when it holds a comma, quote or newline. Text that a
+ * spreadsheet would take for a formula (=, +, -, @, a tab or a CR first)
+ * gets a leading single quote, inside quotes (results files are data:
+ * a device name "=HYPERLINK(...)" must not become a live formula) */
+static void cell(FILE *f, const char *s, int last, int text)
 {
-    if (strpbrk(s, ",\"\n")) {
+    int formula = text && s[0] && strchr("=+-@\t\r", s[0]);
+    if (formula || strpbrk(s, ",\"\n")) {
         fputc('"', f);
+        if (formula)
+            fputc('\'', f);
         for (; *s; s++) {
             if (*s == '"')
                 fputc('"', f);
@@ -29,17 +37,30 @@ static void field(FILE *f, const char *s, int last)
     fputc(last ? '\n' : ',', f);
 }
 
+static void field(FILE *f, const char *s, int last)
+{
+    cell(f, s, last, 1);
+}
+
 static void num(FILE *f, double v, int last)
 {
     char b[64] = "";
     if (isfinite(v))
         snprintf(b, sizeof b, "%.9g", v);
-    field(f, b, last);
+    cell(f, b, last, 0);
 }
 
+/* written under a new name and renamed into place: a full disk or a
+ * killed export leaves the CSV that was there whole */
 static int write_csv(const char *path, const struct dh_resultfile *rf)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4300], why[4400];
+    if (dh_replace_ok(path, why, sizeof why)) {
+        fprintf(stderr, "harness export: %s\n", why);
+        errno = EINVAL;
+        return -1;
+    }
+    FILE *f = dh_tmp_fopen(path, tmp, sizeof tmp);
     if (!f)
         return -1;
     fputs("key,id,suite,bench,variant,choices,backend,device,size,workload,tunables,status,"
@@ -84,7 +105,15 @@ static int write_csv(const char *path, const struct dh_resultfile *rf)
         field(f, dh_remap_state_name(ro->state), 0);
         field(f, ro->state == DH_REMAP_MEASURED ? "" : ro->reason, 1);
     }
-    return fclose(f);
+    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
 }
 
 static const char *invalidity(int status)

@@ -15,9 +15,8 @@
 #include "cli.h"
 #include "../report/report.h"
 #include "../stats/load.h"
+#include "../support/fs.h"
 
-#define H_MAX_FILES 64
-#define H_MAX_CASES 48
 
 struct night {
     char started[40];
@@ -32,8 +31,13 @@ static int by_time(const void *a, const void *b)
 int dh_cmd_history(int argc, char **argv)
 {
     const char *out = "results/history", *only = NULL;
-    static struct night nights[H_MAX_FILES];
+    /* every file and every case: no cap (each night is held in memory) */
+    struct night *nights = calloc((size_t)argc, sizeof *nights);
     int n = 0;
+    if (!nights) {
+        fprintf(stderr, "harness history: out of host memory\n");
+        return DH_EXIT_INFRA;
+    }
     struct dh_err e = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
@@ -43,11 +47,12 @@ int dh_cmd_history(int argc, char **argv)
         else if (argv[i][0] == '-') {
             fprintf(stderr, "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n");
             return DH_EXIT_USAGE;
-        } else if (n < H_MAX_FILES) {
+        } else {
             if (dh_results_load(argv[i], &nights[n].f, &e)) {
                 fprintf(stderr, "harness history: %s\n", e.msg);
                 for (int k = 0; k < n; k++)
                     dh_resultfile_free(&nights[k].f);
+                free(nights);
                 return DH_EXIT_INFRA;
             }
             memcpy(nights[n].started, nights[n].f.env.started, sizeof nights[n].started);
@@ -58,21 +63,31 @@ int dh_cmd_history(int argc, char **argv)
         fprintf(stderr, "harness history: give two or more results files (one per night)\n");
         for (int k = 0; k < n; k++)
             dh_resultfile_free(&nights[k].f);
+        free(nights);
         return DH_EXIT_USAGE;
     }
     qsort(nights, (size_t)n, sizeof *nights, by_time);
-    if (mkdir(out, 0755) && errno != EEXIST) {
-        fprintf(stderr, "harness history: cannot create %s: %s\n", out, strerror(errno));
+    if (dh_mkdir_p(out)) {
+        fprintf(stderr, "harness history: cannot create %s: %s (choose another with --out)\n",
+                out, strerror(errno));
         return DH_EXIT_INFRA;
     }
     /* the cases: keys of the latest night first, present at least twice */
-    char keys[H_MAX_CASES][17];
-    int nk = 0;
-    for (int k = n - 1; k >= 0 && nk < H_MAX_CASES; k--)
-        for (int i = 0; i < nights[k].f.n_runs && nk < H_MAX_CASES; i++) {
+    int cap = 0;
+    for (int k = 0; k < n; k++)
+        cap += nights[k].f.n_runs;
+    char (*keys)[17] = calloc((size_t)cap + 1, sizeof *keys);
+    if (!keys) {
+        fprintf(stderr, "harness history: out of host memory\n");
+        return DH_EXIT_INFRA;
+    }
+    int nk = 0, matched = 0;
+    for (int k = n - 1; k >= 0; k--)
+        for (int i = 0; i < nights[k].f.n_runs; i++) {
             const struct dh_run *u = &nights[k].f.runs[i];
             if (only && strncmp(u->c.key, only, strlen(only)))
                 continue;
+            matched = 1;
             int seen = 0, present = 0;
             for (int q = 0; q < nk; q++)
                 seen |= !strcmp(keys[q], u->c.key);
@@ -154,5 +169,12 @@ int dh_cmd_history(int argc, char **argv)
            drawn == 1 ? "" : "s");
     for (int k = 0; k < n; k++)
         dh_resultfile_free(&nights[k].f);
+    free(nights);
+    free(keys);
+    if (only && !matched) {
+        fprintf(stderr, "harness history: no case's key begins with '%s' in these files: "
+                "`harness export --csv -` lists the keys\n", only);
+        return DH_EXIT_USAGE;
+    }
     return nk ? 0 : DH_EXIT_USAGE;
 }

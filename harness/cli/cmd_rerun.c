@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../../results/xml.h"
+#include "../../suites/suite.h"
 #include "cli.h"
 #include "../run/source.h"
 #include "../stats/load.h"
@@ -67,6 +68,20 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness rerun: this build has no benchmark %s/%s\n", c->suite,
                 c->bench_name);
         return DH_EXIT_INFRA;
+    }
+    /* values from a file are checked against the domains as command-line
+     * ones are: an out-of-domain value never runs under the case's id */
+    for (int i = 0; i < c->params.n; i++) {
+        const struct dh_pval *v = &c->params.v[i];
+        const struct dh_param_def *d = dh_param_find(c->bench->params, v->name);
+        char why[512];
+        double num;
+        if (d && d->domain && dh_domain_check(d->domain, v->text, &num, why, sizeof why)) {
+            fprintf(stderr, "harness rerun: %s in %s: %s=%s is outside its domain: %s (the "
+                    "file was edited, or made by another version of the benchmark)\n",
+                    c->id, file, v->name, v->text, why);
+            return DH_EXIT_INFRA;
+        }
     }
     if (reps)
         c->reps = reps;
