@@ -140,13 +140,18 @@ $(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-test: deps all unit-tests
-	$(Q)bash ci/test.sh $(BUILD) full
+# the packages first, then the build on every core, then the tests side by
+# side (ci/test.sh: JOBS programs at a time)
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all unit-tests
+	$(Q)JOBS=$(JOBS) bash ci/test.sh $(BUILD) full
 
 # the edit loop: every test program, no device run, no run of the built
 # harness or a ci/ script (those tests report SKIPPED); no package install
-test-quick: all unit-tests
-	$(Q)bash ci/test.sh $(BUILD) quick
+test-quick:
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all unit-tests
+	$(Q)JOBS=$(JOBS) bash ci/test.sh $(BUILD) quick
 
 # ---- fuzzing (libFuzzer, ASan + UBSan; clang) ----
 # `make fuzz` builds every target in build-fuzz/ and runs each for
@@ -158,9 +163,9 @@ FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 .PHONY: fuzz fuzz-build fuzz-targets
 fuzz: deps fuzz-build
-	$(Q)bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	$(Q)JOBS=$(JOBS) bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-build:
-	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang NO_CUDA=1 \
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(FUZZ_BUILD) CC=clang NO_CUDA=1 \
 	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN) -Wno-unknown-warning-option" \
 	    LDFLAGS_EXTRA="$(FUZZ_SAN)" fuzz-targets
 fuzz-targets: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)

@@ -266,6 +266,39 @@ static void csv_formula(void **st)
     free(csv);
 }
 
+/* a resume with other settings is refused (cases measured with another
+ * --warmup were kept beside this command's without a word) */
+static void resume_other_settings(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    const char *a1[] = {"run", "--suite", "micro", "--variant", "baseline", "--param",
+                        "paths=2", "--param", "iters=64", "--reps", "3", "--out",
+                        tpath("resume"), NULL};
+    int rc = dh_test_harness(harness, tmpdir, a1, out, sizeof out);
+    assert_int_equal(rc, 0);
+    size_t l0;
+    char *before = dh_test_slurp(tpath("resume/results.xml"), &l0);
+    assert_non_null(before);
+    const char *a2[] = {"run", "--suite", "micro", "--variant", "baseline", "--param",
+                        "paths=2", "--param", "iters=64", "--reps", "3", "--warmup", "5",
+                        "--out", tpath("resume"), NULL};
+    rc = dh_test_harness(harness, tmpdir, a2, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 3);
+    assert_non_null(strstr(out, "holds results of another command (made by"));
+    size_t l1;
+    char *after = dh_test_slurp(tpath("resume/results.xml"), &l1);
+    assert_int_equal(l0, l1);
+    assert_memory_equal(before, after, l0);
+    free(before);
+    free(after);
+    /* the same command again resumes (every case kept) */
+    rc = dh_test_harness(harness, tmpdir, a1, out, sizeof out);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "resuming"));
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -326,7 +359,7 @@ int main(void)
         cmocka_unit_test(lock_link),         cmocka_unit_test(special_targets),
         cmocka_unit_test(tune_claims_folder), cmocka_unit_test(stale_temporaries),
         cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
-        cmocka_unit_test(csv_formula),
+        cmocka_unit_test(csv_formula),       cmocka_unit_test(resume_other_settings),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

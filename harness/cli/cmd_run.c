@@ -96,8 +96,16 @@ static int need_arg(int i, int argc, char **argv)
  * same repetitions); interrupted ones run again. The number kept, or -1
  * with why: the file cannot be read, or holds a case this command does
  * not plan (another command's results: kept, never overwritten). */
+/* a command line without its program path (build/harness and
+ * ./build/harness are one command) */
+static const char *args_of(const char *command)
+{
+    const char *sp = strchr(command, ' ');
+    return sp ? sp + 1 : "";
+}
+
 static int resume(const char *path, struct dh_run *runs, int n, const struct dh_plan_rec *plan,
-                  char *why, size_t why_len)
+                  const char *command, char *why, size_t why_len)
 {
     struct stat sb;
     if (stat(path, &sb))
@@ -122,6 +130,17 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
                      plan->hash);
         snprintf(why, why_len, "%s holds results of another command (%s; this is %s): it is "
                  "kept; choose another --out, or --fresh to replace it", path, was, now);
+        dh_resultfile_free(&old);
+        return -1;
+    }
+    /* the same settings: a case measured with other --warmup, --tune,
+     * --counters, --isolate, model or remap settings is never kept beside
+     * this command's without a word (the recorded command is the record) */
+    if (old.env.command[0] && strcmp(args_of(old.env.command), args_of(command))) {
+        snprintf(why, why_len, "%s holds results of another command (made by `%s`; this "
+                 "is `%s`): it is kept; run that command again to resume it, choose another "
+                 "--out, or --fresh to replace it", path, args_of(old.env.command),
+                 args_of(command));
         dh_resultfile_free(&old);
         return -1;
     }
@@ -474,7 +493,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     /* a results.xml already there: this command's finished cases are kept
      * (resume); another command's results are never overwritten */
-    int kept = fresh ? 0 : resume(path, runs, n, plan, why, sizeof why);
+    int kept = fresh ? 0 : resume(path, runs, n, plan, x.env.command, why, sizeof why);
     if (kept < 0) {
         fprintf(stderr, "harness run: %s\n", why);
         free(runs);
