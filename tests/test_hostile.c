@@ -299,6 +299,26 @@ static void resume_other_settings(void **st)
     assert_non_null(strstr(out, "resuming"));
 }
 
+/* usage errors named as such: an unknown backend for tune (was exit 3),
+ * a --param given twice (the last one won silently) */
+static void usage_named(void **st)
+{
+    (void)st;
+    char desc[PATH_MAX];
+    snprintf(desc, sizeof desc, "%s/../tuning/examples/branch_sum.xml", ci);
+    const char *a[] = {"tune", "--descriptor", desc, "--backend", "openc", NULL};
+    int rc = dh_test_harness(harness, tmpdir, a, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 64);
+    assert_non_null(strstr(out, "unknown backend 'openc'"));
+    const char *b[] = {"run", "--suite", "micro", "--param", "paths=2", "--param", "paths=4",
+                       "--out", tpath("dup"), NULL};
+    rc = dh_test_harness(harness, tmpdir, b, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 64);
+    assert_non_null(strstr(out, "--param paths given twice"));
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -360,6 +380,7 @@ int main(void)
         cmocka_unit_test(tune_claims_folder), cmocka_unit_test(stale_temporaries),
         cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
         cmocka_unit_test(csv_formula),       cmocka_unit_test(resume_other_settings),
+        cmocka_unit_test(usage_named),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

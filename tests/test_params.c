@@ -144,10 +144,24 @@ static void constraints(void **st)
     assert_non_null(strstr(why, "local memory"));
 }
 
+/* an integer in a list domain is matched by value ("04" is 4; it was
+ * refused as "4 is not one of: 2,4,8"), and a refusal names the value as
+ * given */
+static void int_list_by_value(void **st)
+{
+    (void)st;
+    double num = 0;
+    char why[256] = "";
+    assert_int_equal(dh_domain_check("int:2,4,8", "04", &num, why, sizeof why), 0);
+    assert_true(num == 4);
+    assert_int_not_equal(dh_domain_check("int:2,4,8", "05", &num, why, sizeof why), 0);
+    assert_non_null(strstr(why, "05 is not one of: 2,4,8"));
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(split), cmocka_unit_test(domains), cmocka_unit_test(identity),
+        cmocka_unit_test(int_list_by_value), cmocka_unit_test(split), cmocka_unit_test(domains), cmocka_unit_test(identity),
         cmocka_unit_test(constraints), cmocka_unit_test(warp_votes),
     };
     return cmocka_run_group_tests_name("params", t, NULL, NULL);

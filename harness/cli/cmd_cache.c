@@ -147,7 +147,10 @@ int dh_cmd_cache(int argc, char **argv)
     dh_tt_free(&l.t);
     human(l.total, tot, sizeof tot);
     human(limit, lim, sizeof lim);
-    printf("%d entr%s, %s of a %s limit, in %s\n", n, n == 1 ? "y" : "ies", tot, lim, dir);
+    if (limit)
+        printf("%d entr%s, %s of a %s limit, in %s\n", n, n == 1 ? "y" : "ies", tot, lim, dir);
+    else                                /* --cache-limit 0: no limit (as the cache reads it) */
+        printf("%d entr%s, %s (no limit), in %s\n", n, n == 1 ? "y" : "ies", tot, dir);
     if (l.verify) {
         printf("verified: %d good, %d bad%s\n", n - l.bad, l.bad, l.bad ? " (removed)" : "");
         /* the compiled programs too: a bad entry is removed and rebuilt by

@@ -261,6 +261,15 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 fprintf(stderr, "harness run: too many --param\n");
                 return DH_EXIT_USAGE;
             }
+            /* a name given twice is a usage error, never the last one silently */
+            size_t nl = strcspn(v, "=");
+            for (int k = 0; k < sel.n_params; k++)
+                if (strcspn(sel.params[k], "=") == nl && !strncmp(sel.params[k], v, nl)) {
+                    fprintf(stderr, "harness run: --param %.*s given twice (%s, %s): give "
+                            "one, with a comma list for several values\n", (int)nl, v,
+                            sel.params[k], v);
+                    return DH_EXIT_USAGE;
+                }
             sel.params[sel.n_params++] = v;
         } else if (!strcmp(a, "--fresh")) {
             fresh = 1;

@@ -82,6 +82,11 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "harness tune: %s\n", e.msg);
         return DH_EXIT_INFRA;
     }
+    if (!dh_backend_find(backend)) {       /* a usage error, as in run */
+        fprintf(stderr, "harness tune: unknown backend '%s': choose one of %s\n", backend,
+                dh_backend_names());
+        return DH_EXIT_USAGE;
+    }
     dh_runner_install_sigint();
     static struct dh_devlist devs;
     if ((rc = dh_devices_gather(&devs, 1, &e))) {

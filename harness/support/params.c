@@ -125,9 +125,22 @@ int dh_domain_check(const char *domain, const char *val, double *num,
                 snprintf(why, why_len, "%ld is outside %ld..%ld", v, lo, hi);
                 return -DH_E_USAGE;
             }
-        } else if (list_index(spec, val) < 0) {
-            snprintf(why, why_len, "%ld is not one of: %s", v, spec);
-            return -DH_E_USAGE;
+        } else {
+            /* by value: "04" is 4, which the list may hold */
+            int found = 0;
+            for (const char *p = spec; *p && !found;) {
+                char *end;
+                long w = strtol(p, &end, 10);
+                found = end != p && w == v;
+                const char *c = strchr(p, ',');
+                if (!c)
+                    break;
+                p = c + 1;
+            }
+            if (!found) {
+                snprintf(why, why_len, "%s is not one of: %s", val, spec);
+                return -DH_E_USAGE;
+            }
         }
         *num = (double)v;
         return 0;
