@@ -319,6 +319,21 @@ static void usage_named(void **st)
     assert_non_null(strstr(out, "--param paths given twice"));
 }
 
+/* harness slurm checks the run's options before it submits anything
+ * (`--suite nosuch` was submitted, exit 0): no Slurm is needed to see it */
+static void slurm_checks_first(void **st)
+{
+    (void)st;
+    const char *a[] = {"slurm", "--shards", "2", "--results", tpath("sl"), "--", "--suite",
+                       "nosuch", NULL};
+    int rc = dh_test_harness(harness, tmpdir, a, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 64);
+    assert_non_null(strstr(out, "unknown suite 'nosuch'"));
+    assert_non_null(strstr(out, "nothing submitted"));
+    assert_true(access(tpath("sl/slurm/run.args"), F_OK) != 0);
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -380,7 +395,7 @@ int main(void)
         cmocka_unit_test(tune_claims_folder), cmocka_unit_test(stale_temporaries),
         cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
         cmocka_unit_test(csv_formula),       cmocka_unit_test(resume_other_settings),
-        cmocka_unit_test(usage_named),
+        cmocka_unit_test(usage_named),       cmocka_unit_test(slurm_checks_first),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

@@ -47,6 +47,8 @@ static void run_usage(FILE *f)
         "                         with results of this command resumes: finished cases\n"
         "                         are kept and skipped\n"
         "  --fresh                start over in --out, replacing its results.xml\n"
+        "  --check                check the options and make the plan, run nothing (exit 0\n"
+        "                         with the count of cases; harness slurm asks it before sbatch)\n"
         "  --shard I/N            run shard I of N of the plan (1 <= I <= N): the same\n"
         "                         plan on every shard, a workload's cases together; the\n"
         "                         N results files join with `harness merge`\n"
@@ -177,7 +179,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                                .timeout_s = 300, .profile = -1, .model = 1,
                                .remap_overhead = 1};
     const char *out = NULL, *dump = NULL, *descriptor = NULL;
-    int fresh = 0;
+    int fresh = 0, check_only = 0;
     int isolate = 1;
     int shard = 0, shards = 0;
     const char *shard_costs = NULL;
@@ -271,6 +273,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                     return DH_EXIT_USAGE;
                 }
             sel.params[sel.n_params++] = v;
+        } else if (!strcmp(a, "--check")) {
+            check_only = 1;
         } else if (!strcmp(a, "--fresh")) {
             fresh = 1;
         } else if (!strcmp(a, "--shard")) {
@@ -407,8 +411,19 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     struct dh_run *runs = NULL;
     int n = 0;
     if ((rc = dh_plan(&sel, &devs, &runs, &n, &e))) {
+        if (check_only && dh_exit_for(rc) != DH_EXIT_USAGE) {
+            /* a machine without the run's devices (a login node): the options
+             * hold; the nodes make the plan */
+            printf("harness run: options checked; no plan here (%s)\n", e.msg);
+            return DH_EXIT_OK;
+        }
         fprintf(stderr, "harness run: %s\n", e.msg);
         return dh_exit_for(rc);
+    }
+    if (check_only) {
+        printf("harness run: options checked; %d case%s planned here\n", n, n == 1 ? "" : "s");
+        free(runs);
+        return DH_EXIT_OK;
     }
     struct dh_plan_rec *plan = NULL;
     int planned = n;

@@ -532,6 +532,47 @@ int dh_cmd_slurm(int argc, char **argv)
         fprintf(stderr, "harness slurm: cannot make %s (%s)\n", sub, strerror(errno));
         return DH_EXIT_INFRA;
     }
+    /* a folder whose jobs are pending or running is not submitted into
+     * again (the second submit rewrote the options and shard count the
+     * first job's pending tasks read) */
+    snprintf(p, sizeof p, "%s/jobs", sub);
+    size_t jl = 0;
+    char *jobs = read_all(p, &jl);
+    if (jobs) {
+        char a_id[32] = "", m_id[32] = "", ids[80];
+        if (sscanf(jobs, "array %31s merge %31s", a_id, m_id) == 2) {
+            snprintf(ids, sizeof ids, "%s,%s", a_id, m_id);
+            char *qv[] = {"squeue", "-h", "-o", "%i", "-j", ids, NULL};
+            char live[512] = "";
+            if (run_capture(qv, live, sizeof live) == 0 && live[strspn(live, " \n")]) {
+                fprintf(stderr, "harness slurm: %s has jobs pending or running (array %s, merge "
+                        "%s): wait for them (squeue -j %s), cancel them (scancel %s %s), or "
+                        "choose another --results\n", dir, a_id, m_id, ids, a_id, m_id);
+                free(jobs);
+                return DH_EXIT_INFRA;
+            }
+        }
+        free(jobs);
+    }
+    /* the run's options checked here, before anything is submitted: a
+     * misspelled suite or parameter is a usage error now, not a failed job */
+    {
+        const char *cv[MAX_ARGS + 4];
+        int m = 0;
+        cv[m++] = exe;
+        cv[m++] = "run";
+        for (int i = 0; i < n_run; i++)
+            cv[m++] = run[i];
+        cv[m++] = "--check";
+        cv[m] = NULL;
+        char reply_chk[4096] = "";
+        int crc = run_capture((char **)cv, reply_chk, sizeof reply_chk);
+        if (crc != 0) {
+            fprintf(stderr, "harness slurm: the run's options do not hold (harness run exit %d): "
+                    "nothing submitted\n", crc);
+            return crc > 0 ? crc : DH_EXIT_INFRA;
+        }
+    }
     /* the run's options as data, the scripts with two quoted paths */
     size_t alen = 0;
     for (int i = 0; i < n_run; i++)
