@@ -334,6 +334,34 @@ static void slurm_checks_first(void **st)
     assert_true(access(tpath("sl/slurm/run.args"), F_OK) != 0);
 }
 
+/* validate applies the rules every command reads a file by: a time
+ * sample of INF was called valid while every other command refused it */
+static void validate_same_rules(void **st)
+{
+    (void)st;
+    char src[PATH_MAX];
+    snprintf(src, sizeof src, "%s/../fuzz/corpus/report/micro-baseline.xml", ci);
+    size_t len;
+    char *t = dh_test_slurp(src, &len);
+    assert_non_null(t);
+    char *at = strstr(t, ">21.16895 ");
+    assert_non_null(at);
+    FILE *f = fopen(tpath("inf.xml"), "w");
+    assert_non_null(f);
+    fwrite(t, 1, (size_t)(at - t), f);
+    fputs(">INF ", f);
+    fputs(at + strlen(">21.16895 "), f);
+    fclose(f);
+    free(t);
+    const char *a[] = {"validate", tpath("inf.xml"), NULL};
+    int rc = dh_test_harness(harness, tmpdir, a, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 3);
+    assert_non_null(strstr(out, "finite"));
+    const char *b[] = {"validate", src, NULL};
+    assert_int_equal(dh_test_harness(harness, tmpdir, b, out, sizeof out), 0);
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -396,6 +424,7 @@ int main(void)
         cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
         cmocka_unit_test(csv_formula),       cmocka_unit_test(resume_other_settings),
         cmocka_unit_test(usage_named),       cmocka_unit_test(slurm_checks_first),
+        cmocka_unit_test(validate_same_rules),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

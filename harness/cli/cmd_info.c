@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "../run/runner.h"
 #include "../../suites/suite.h"
+#include "../stats/load.h"
 
 int dh_cli_int(const char *cmd, const char *opt, const char *v, long lo, long hi, int *out)
 {
@@ -128,6 +129,12 @@ int dh_cmd_validate(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         struct dh_err e = {0};
         int rc = dh_xml_validate(argv[i], &e);
+        /* the schema, then the rules every other command applies when it
+         * reads the file (finite, positive samples; integers in range; one
+         * run per case): what validate calls valid, every command reads */
+        struct dh_resultfile f;
+        if (!rc && !(rc = dh_results_load(argv[i], &f, &e)))
+            dh_resultfile_free(&f);
         if (rc) {
             fprintf(stderr, "harness validate: %s\n", e.msg);
             worst = DH_EXIT_INFRA;
