@@ -362,6 +362,27 @@ static void validate_same_rules(void **st)
     assert_int_equal(dh_test_harness(harness, tmpdir, b, out, sizeof out), 0);
 }
 
+/* compare with a file that holds no runs says so (it blamed "different
+ * devices") */
+static void compare_empty(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    assert_int_equal(write_results(tpath("base.xml"), &e), 0);
+    struct dh_env env;
+    char *argv[] = {"harness", "run"};
+    dh_env_fill(&env, 2, argv);
+    static struct dh_devlist devs;
+    memset(&devs, 0, sizeof devs);
+    assert_int_equal(dh_xml_write(tpath("empty.xml"), &env, &devs, NULL, 0, &e), 0);
+    const char *a[] = {"compare", tpath("base.xml"), tpath("empty.xml"), NULL};
+    int rc = dh_test_harness(harness, tmpdir, a, out, sizeof out);
+    fprintf(stderr, "%s", out);
+    assert_int_equal(rc, 3);
+    assert_non_null(strstr(out, "holds no runs"));
+    assert_null(strstr(out, "different devices"));
+}
+
 /* a program-cache entry whose bytes changed is a miss (rebuilt), never
  * handed to the driver; `cache verify`'s check names and removes it; a
  * FIFO at an entry's name is a miss at once, never a stall */
@@ -424,7 +445,7 @@ int main(void)
         cmocka_unit_test(cache_corrupt),     cmocka_unit_test(rerun_checks_domains),
         cmocka_unit_test(csv_formula),       cmocka_unit_test(resume_other_settings),
         cmocka_unit_test(usage_named),       cmocka_unit_test(slurm_checks_first),
-        cmocka_unit_test(validate_same_rules),
+        cmocka_unit_test(validate_same_rules), cmocka_unit_test(compare_empty),
     };
     return cmocka_run_group_tests_name("hostile", tests, setup, teardown);
 }

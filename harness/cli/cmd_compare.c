@@ -297,6 +297,14 @@ int dh_cmd_compare(int argc, char **argv)
     int code = DH_EXIT_OK;
     char why[4200];
     struct dh_cmp c = {0};
+    /* a file without runs says so (it was blamed on "different devices") */
+    if (!base.n_runs || !cur.n_runs) {
+        fprintf(stderr, "harness compare: %s (%s) holds no runs: nothing to compare (was the "
+                "run interrupted before its first case ended?)\n", !base.n_runs ? "BASE" : "NEW",
+                !base.n_runs ? base_path : new_path);
+        code = DH_EXIT_INFRA;
+        goto out;
+    }
     if (dh_cmp_devices_differ(&base, &cur, why, sizeof why) && !o.allow_device_change) {
         fprintf(stderr, "harness compare: the files are of different devices: %s; to compare "
                 "them anyway, add --allow-device-change\n", why);
