@@ -174,6 +174,12 @@ static void bad_descriptors(void **st)
          "overflow"},
         /* an unknown buffer in the arguments */
         {"<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\"/>", "nosuch", "nosuch"},
+        /* a seed past 32 bits was clamped, a negative tolerance meant
+         * exact, a second <tunable> won: each without a word */
+        {"<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\" seed=\"99999999999\"/>",
+         "y", "0..4294967295"},
+        {"<buffer name=\"y\" type=\"float\" count=\"n\" role=\"out\" tolerance=\"-1\"/>", "y",
+         "0 or more"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char text[2048];
@@ -191,6 +197,34 @@ static void bad_descriptors(void **st)
         if (!strstr(e.msg, cases[k].want))
             fprintf(stderr, "case %zu: %s\n", k, e.msg);
         assert_non_null(strstr(e.msg, cases[k].want));
+    }
+    /* a second <tunable> of one name won without a word */
+    write_text("/tmp/dh-kit-bad.xml",
+               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"k.k\" items=\"64\"/>\n"
+               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
+               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
+               "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+               "<tunable name=\"wg\" values=\"32\" default=\"32\"/></divharness-kernel>\n");
+    memset(&e, 0, sizeof e);
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "a second <tunable name=\"wg\">"));
+    /* version 1's <verify tolerance="-1"> meant exact without a word */
+    {
+        size_t vl;
+        char *v1 = dh_test_slurp("tuning/examples/branch_sum-v1.xml", &vl);
+        assert_non_null(v1);
+        char *at = strstr(v1, "tolerance=\"1e-5\"");
+        assert_non_null(at);
+        char text[8192];
+        snprintf(text, sizeof text, "%.*stolerance=\"-1\"%s", (int)(at - v1), v1,
+                 at + strlen("tolerance=\"1e-5\""));
+        free(v1);
+        write_text("tuning/examples/.dh-test-v1-bad.xml", text);
+        memset(&e, 0, sizeof e);
+        int vr = dh_ukernel_load("tuning/examples/.dh-test-v1-bad.xml", NULL, &b, &e);
+        unlink("tuning/examples/.dh-test-v1-bad.xml");
+        assert_int_equal(vr, -DH_E_DATA);
+        assert_non_null(strstr(e.msg, "0 or more"));
     }
     /* a wrong version */
     write_text("/tmp/dh-kit-bad.xml", "<divharness-kernel version=\"3\"/>\n");

@@ -140,7 +140,15 @@ static int load_buffer(xmlNodePtr n, int version, const char *path, struct dh_er
     prop(n, "rotate", t, sizeof t);
     d->flags |= !strcmp(t, "true") || !strcmp(t, "1") ? DH_KB_ROTATE : 0;
     prop(n, "tolerance", t, sizeof t);
-    d->tol = t[0] ? atof(t) : -1;             /* -1: <verify>'s */
+    d->tol = -1;                              /* -1: <verify>'s */
+    if (t[0]) {
+        char *end;
+        d->tol = strtod(t, &end);
+        if (end == t || *end || !(d->tol >= 0) || !isfinite(d->tol))
+            return dh_err_set(err, DH_E_DATA, "%s line %d: buffer '%s': tolerance \"%s\": a "
+                              "finite number, 0 or more (0: exact)", path, (int)xmlGetLineNo(n),
+                              dh_uk.bname[b], t);
+    }
     prop(n, "init", t, sizeof t);
     dh_uk.init[b].how = !strcmp(t, "index") ? 1 : !strcmp(t, "random") ? 2 : 0;
     prop(n, "min", t, sizeof t);
@@ -148,7 +156,16 @@ static int load_buffer(xmlNodePtr n, int version, const char *path, struct dh_er
     prop(n, "max", t, sizeof t);
     dh_uk.init[b].max = t[0] ? atof(t) : 1;
     prop(n, "seed", t, sizeof t);
-    dh_uk.init[b].seed = t[0] ? (unsigned)strtoul(t, NULL, 10) : 1;
+    {
+        char *end;
+        errno = 0;
+        unsigned long long sv = t[0] ? strtoull(t, &end, 10) : 1;
+        if (t[0] && (end == t || *end || t[0] == '-' || errno || sv > 0xffffffffULL))
+            return dh_err_set(err, DH_E_DATA, "%s line %d: buffer '%s': seed \"%s\" is not an "
+                              "integer in 0..4294967295", path, (int)xmlGetLineNo(n),
+                              dh_uk.bname[b], t);
+        dh_uk.init[b].seed = (unsigned)sv;
+    }
     (void)version;
     dh_uk.kit.n_bufs = dh_uk.n_buf;
     if (dh_kit_buf_index(&dh_uk.kit, d->name) != b || !strcmp(d->name, "perm"))
@@ -164,6 +181,11 @@ static int load_tunable(xmlNodePtr n, const char *path, struct dh_err *err)
     prop(n, "name", dh_uk.tun_name[k], sizeof dh_uk.tun_name[k]);
     prop(n, "values", vals, sizeof vals);
     prop(n, "default", dh_uk.tun_default[k], sizeof dh_uk.tun_default[k]);
+    for (int j = 0; j < k; j++)             /* the second would win silently */
+        if (!strcmp(dh_uk.tun_name[j], dh_uk.tun_name[k]))
+            return dh_err_set(err, DH_E_DATA, "%s line %d: a second <tunable name=\"%s\">: "
+                              "give each tunable once, with all its values", path,
+                              (int)xmlGetLineNo(n), dh_uk.tun_name[k]);
     snprintf(dh_uk.tun_domain[k], sizeof dh_uk.tun_domain[k], "int:%s", vals);
     double num;
     char why[256];
@@ -346,7 +368,12 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
             dh_uk.n_con++;
         } else if (is(n, "verify")) {
             prop(n, "tolerance", t, sizeof t);
-            tolerance = atof(t);
+            char *end;
+            tolerance = strtod(t, &end);
+            /* a negative tolerance meant "exact" without a word: refused */
+            if (t[0] && (end == t || *end || !(tolerance >= 0) || !isfinite(tolerance)))
+                rc = dh_err_set(err, DH_E_DATA, "%s line %d: <verify tolerance=\"%s\">: a "
+                                "finite number, 0 or more (0: exact)", path, line, t);
         }
     }
     xmlFreeDoc(doc);
