@@ -304,11 +304,66 @@ static void remaps(void **st)
     }
 }
 
+/* a branch key that gives no item a path is said (it skipped the branch
+ * without a word): an expression that fails, and one out of range */
+static void branch_key_said(void **st)
+{
+    (void)st;
+    size_t len;
+    char *ex = dh_test_slurp("tuning/examples/branch_sum.xml", &len);
+    assert_non_null(ex);
+    const char *keys[] = {"nosuch + 1", "mode + 5"}, *want[] = {"fails for every item",
+                                                                 "outside 0..2 for every item"};
+    for (int k = 0; k < 2; k++) {
+        char *at = strstr(ex, "key=\"mode % 3\"");
+        assert_non_null(at);
+        char path[128], log[128], text[8192];
+        snprintf(path, sizeof path, "tuning/examples/.dh-test-key-%d.xml", (int)getpid());
+        snprintf(log, sizeof log, "/tmp/dh-test-key-%d.log", (int)getpid());
+        snprintf(text, sizeof text, "%.*skey=\"%s\"%s", (int)(at - ex), ex, keys[k],
+                 at + strlen("key=\"mode % 3\""));
+        write_text(path, text);
+        const struct dh_bench *b;
+        struct dh_err e = {0};
+        int lr = dh_ukernel_load(path, NULL, &b, &e);
+        unlink(path);
+        assert_int_equal(lr, 0);
+        struct dh_case c;
+        kcase(&c, b, "baseline", NULL);
+        void *state = NULL;
+        fflush(stderr);
+        int saved = dup(2);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(fd, 2);
+        close(fd);
+        int sr = dh_kit_setup(&c, &state, &e);
+        struct dh_khost *h = state;
+        int *key = sr ? NULL : malloc((size_t)h->items * sizeof *key);
+        const double *cost = NULL;
+        int paths = sr ? -1 : h->kit->branch(h, 0, key, &cost);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        assert_int_equal(sr, 0);
+        assert_int_equal(paths, 3);
+        assert_int_equal(key[0], -1);
+        char *said = dh_test_slurp(log, &len);
+        unlink(log);
+        assert_non_null(said);
+        fprintf(stderr, "  %s", said);
+        assert_non_null(strstr(said, want[k]));
+        free(said);
+        free(key);
+        dh_kit_release(state);
+    }
+    free(ex);
+}
+
 int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
+        cmocka_unit_test(branch_key_said), cmocka_unit_test(host_reference), cmocka_unit_test(no_opencl),
         cmocka_unit_test(bad_descriptors), cmocka_unit_test(journal_key),
         cmocka_unit_test(remaps),
     };

@@ -272,6 +272,9 @@ int dh_uk_branch(const struct dh_khost *h, long layer, int *key, const double **
         }
     }
     int paths = dh_uk.br_paths[layer];
+    long valid = 0;
+    char first_why[256] = "";
+    long first_bad = -1, first_k = 0;
     for (long i = 0; i < h->items; i++) {
         for (int b = 0; b < dh_uk.n_buf; b++) {
             if (slot[b] < 0)
@@ -292,11 +295,34 @@ int dh_uk_branch(const struct dh_khost *h, long layer, int *key, const double **
             vars.v[slot[b]].num = floor(v);
         }
         long k;
-        char why[256];
-        if (dh_expr_eval(dh_uk.br_key[layer], &vars, 32, 1024, (double)h->items, &k, why,
-                         sizeof why) || k < -1 || k >= paths)
+        char why[256] = "";
+        int bad = dh_expr_eval(dh_uk.br_key[layer], &vars, 32, 1024, (double)h->items, &k, why,
+                               sizeof why);
+        if (bad || k < -1 || k >= paths) {
+            if (first_bad < 0) {
+                first_bad = i;
+                first_k = bad ? 0 : k;
+                snprintf(first_why, sizeof first_why, "%s", bad ? why : "");
+            }
             k = -1;                         /* out of range: the item skips the layer */
+        }
+        valid += k >= 0;
         key[i] = (int)k;
+    }
+    /* a key that gives no item a path is said once per layer (it skipped
+     * the layer without a word): the descriptor is most likely wrong */
+    if (h->items > 0 && !valid && first_bad >= 0 && layer < 32
+        && !(dh_uk.br_said & (1u << layer))) {
+        dh_uk.br_said |= 1u << layer;
+        if (first_why[0])
+            fprintf(stderr, "harness: warning: <branch key=\"%s\"> (branch %ld) fails for every "
+                    "item (the first: %s): the branch is left out of the ceiling and the key "
+                    "regrouping\n", dh_uk.br_key[layer], layer + 1, first_why);
+        else
+            fprintf(stderr, "harness: warning: <branch key=\"%s\"> (branch %ld) is outside "
+                    "0..%d for every item (the first: %ld): the branch is left out of the "
+                    "ceiling and the key regrouping\n", dh_uk.br_key[layer], layer + 1,
+                    paths - 1, first_k);
     }
     return paths;
 }

@@ -36,6 +36,7 @@ struct uk_decl {
     /* branches */
     char br_key[UK_MAXBR][1040];
     int br_paths[UK_MAXBR], n_br;
+    unsigned br_said;           /* branches whose key gave no item a path, said once */
     /* tunables, constraints */
     char tun_name[UK_MAXTUN][32], tun_domain[UK_MAXTUN][720], tun_default[UK_MAXTUN][16];
     struct dh_param_def params[UK_MAXTUN + 4];
