@@ -762,6 +762,41 @@ static void bbv_windowed_entries(void **st)
  * once and stores nothing; nothing is left behind. (A link at the
  * temporary's name, to /dev/full, was the way before: such a link is
  * removed now, never followed; test_hostile.) */
+/* a link planted at an entry's temporary name (.tmp.KEY.PID) never takes
+ * the write: the file it points to stays as it was, the entry is stored */
+static void tmp_link_not_followed(void **st)
+{
+    (void)st;
+    struct dh_worker w;
+    struct dh_wcache wc;
+    worker_with(&w, &wc, "link");
+    struct dh_case c;
+    tcase(&c, &tbench, 3);
+    struct dh_store_key k = wkey(&c);
+    char hex[33], tmp[4300], path[4300], victim[4300];
+    dh_store_key_hex(&k, hex);
+    snprintf(victim, sizeof victim, "%s/../victim-%ld", wc.store.dir, (long)getpid());
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("victim\n", f);
+    fclose(f);
+    snprintf(tmp, sizeof tmp, "%s/.tmp.%s.%ld", wc.store.dir, hex, (long)getpid());
+    assert_int_equal(symlink(victim, tmp), 0);
+    void *made = NULL;
+    struct dh_err e = {0};
+    assert_int_equal(dh_kit_setup(&c, &made, &e), 0);
+    dh__wcache_host_save(&w, &c, &k, made);
+    size_t len;
+    char *v = dh_test_slurp(victim, &len);
+    assert_non_null(v);
+    assert_string_equal(v, "victim\n");
+    free(v);
+    entry_file(&wc.store, &k, path, sizeof path);
+    assert_true(exists(path));
+    unlink(victim);
+    dh_kit_release(made);
+}
+
 static void write_fails(void **st)
 {
     (void)st;
@@ -822,6 +857,7 @@ int main(void)
         cmocka_unit_test(bbv_entries),
         cmocka_unit_test(bbv_windowed_entries),
         cmocka_unit_test(write_fails),
+        cmocka_unit_test(tmp_link_not_followed),
     };
     return cmocka_run_group_tests_name("wcache", t, setup, teardown);
 }
