@@ -31,6 +31,12 @@ export DH_CACHE_DIR=${DH_CACHE_DIR:-$(mktemp -d)}
 nvd=/opt/divharness-nvdisasm/nvidia/cu13/bin/nvdisasm
 if [ -z "${DH_NVDISASM:-}" ] && [ -x "$nvd" ]; then export DH_NVDISASM=$nvd; fi
 [ "$tier" = quick ] && export DH_TEST_QUICK=1
+# PoCL compiles each kernel into one generic work-group function and, by
+# default, one more for every local size it is launched with; the tests
+# verify results, they time nothing that is judged, so the generic one
+# serves every launch (the same kernels, the same verification; a third
+# less compile time). Set it to 1 to test PoCL's specialised functions.
+export POCL_WORK_GROUP_SPECIALIZATION=${POCL_WORK_GROUP_SPECIALIZATION:-0}
 
 # run_prog NAME BINARY [VAR=VALUE...] — one program, its output in
 # $logs/NAME.log, cmocka's XML in $logs/NAME.xml, its exit code and wall

@@ -48,6 +48,29 @@ static inline char *fuzz_text(const uint8_t *data, size_t size)
     return text;
 }
 
+/* a file's whole text, NUL-terminated (malloc'd; its length in *len), or
+ * NULL */
+static inline char *fuzz_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, r;
+    char *b = malloc(cap);
+    while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0)
+        if ((n += r) + 1 == cap) {
+            char *g = realloc(b, cap *= 2);
+            if (!g)
+                free(b);
+            b = g;
+        }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    *len = n;
+    return b;
+}
+
 /* a finding: print why and stop (libFuzzer saves the input) */
 #define FUZZ_CHECK(cond, ...)                       \
     do {                                            \

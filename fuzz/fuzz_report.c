@@ -16,37 +16,10 @@
 #include "../harness/stats/load.h"
 #include "../results/xml.h"
 
-/* the whole file, NUL-terminated (malloc'd), or NULL */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    size_t r;
-    while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (n + 1 == cap) {
-            char *g = realloc(b, cap *= 2);
-            if (!g) {
-                free(b);
-                b = NULL;
-            }
-            b = g;
-        }
-    }
-    fclose(f);
-    if (b)
-        b[n] = 0;
-    *len = n;
-    return b;
-}
-
 static void check_script(const char *path)
 {
     size_t len = 0;
-    char *t = slurp(path, &len);
+    char *t = fuzz_slurp(path, &len);
     FUZZ_CHECK(t != NULL, "cannot read %s", path);
     enum { CODE, SQ, DQ, COMMENT } st = CODE;
     int line_start = 1;

@@ -93,6 +93,21 @@ static void make_run(struct dh_run *u, const char *backend, const char *variant,
 }
 
 /* An iters sweep (break-even), CFE on cuda, the same cases on opencl. */
+/* the sample's environment and devices: cuda, and opencl when nb is 2 */
+static void sample_env(struct dh_env *env, struct dh_devlist *devs, int nb)
+{
+    char *argv[] = {"harness", "run", "--suite", "micro"};
+    dh_env_fill(env, 4, argv);
+    memset(devs, 0, sizeof *devs);
+    devs->n = nb;
+    for (int b = 0; b < nb; b++) {
+        snprintf(devs->d[b].backend, sizeof devs->d[b].backend, "%s", b ? "opencl" : "cuda");
+        snprintf(devs->d[b].info.name, sizeof devs->d[b].info.name, "%s", dev_name);
+        snprintf(devs->d[b].info.driver, sizeof devs->d[b].info.driver, "1.0");
+        devs->d[b].info.warp_width = 32;
+    }
+}
+
 static void write_sample(const char *path)
 {
     static struct dh_run runs[24];
@@ -121,17 +136,8 @@ static void write_sample(const char *path)
     }
     dh_run_derive(runs, n);
     struct dh_env env;
-    char *argv[] = {"harness", "run", "--suite", "micro"};
-    dh_env_fill(&env, 4, argv);
     static struct dh_devlist devs;
-    memset(&devs, 0, sizeof devs);
-    devs.n = 2;
-    for (int b = 0; b < 2; b++) {
-        snprintf(devs.d[b].backend, sizeof devs.d[b].backend, "%s", b ? "opencl" : "cuda");
-        snprintf(devs.d[b].info.name, sizeof devs.d[b].info.name, "%s", dev_name);
-        snprintf(devs.d[b].info.driver, sizeof devs.d[b].info.driver, "1.0");
-        devs.d[b].info.warp_width = 32;
-    }
+    sample_env(&env, &devs, 2);
     struct dh_err e = {0};
     assert_int_equal(dh_xml_write(path, &env, &devs, runs, n, &e), 0);
     for (int i = 0; i < n; i++)
@@ -368,14 +374,8 @@ static void history_no_caps(void **st)
     }
     dh_run_derive(runs, n);
     struct dh_env env;
-    char *argv[] = {"harness", "run", "--suite", "micro"};
-    dh_env_fill(&env, 4, argv);
     static struct dh_devlist devs;
-    memset(&devs, 0, sizeof devs);
-    devs.n = 1;
-    snprintf(devs.d[0].backend, sizeof devs.d[0].backend, "cuda");
-    snprintf(devs.d[0].info.name, sizeof devs.d[0].info.name, "%s", dev_name);
-    devs.d[0].info.warp_width = 32;
+    sample_env(&env, &devs, 1);
     enum { FILES = 66 };
     static char names[FILES][300];
     char *hargv[FILES + 4];
