@@ -62,7 +62,7 @@ static void suites(void **st)
             seen |= !strcmp(dh_bench_at(j)->suite, suite);
         if (seen)
             continue;
-        struct dh_selection sel = {.suite = suite, .size = "small", .reps = 2, .warmup = 1,
+        struct dh_selection sel = {.suite = suite, .size = "small", .reps = 1, .warmup = 1,
                                    .timeout_s = 300, .device = -1, .backends = "opencl",
                                    .variants = "all", .model = 1, .remap_overhead = 1};
         struct dh_run *runs;
