@@ -9,6 +9,13 @@
 #   SIZE          small | medium | large (default: small)
 #   REPS          timed repetitions per case (default: 20; compare needs >= 10)
 #   BACKEND       harness run --backend (default: opencl)
+#   TUNED         a tuned-configurations file (harness run --tune MODE
+#                 --save-tuned FILE; results/tuned/ has the reference
+#                 machines'): every case runs at its configuration there
+#                 (--tuned FILE). Without it every case runs at its
+#                 defaults (--tune none): the nightly never reads the tuning
+#                 journal, so an engineer's ad-hoc --tune cannot change what
+#                 it measures
 #   RUN_ARGS      more `harness run` options, e.g. "--device 1"
 #   OVERLAP       yes | no | auto: harness run --overlap, the next
 #                 workload's input and CPU reference made in the background
@@ -53,11 +60,17 @@ fi
 [ -x "$H" ] || { say "no $H: build first or unset SKIP_BUILD"; exit 3; }
 
 # ---- run each suite; a wrong result (exit 1) is judged by compare below ----
+if [ -n "${TUNED:-}" ]; then
+  [ -f "$TUNED" ] || { say "TUNED=$TUNED: no such file"; exit 64; }
+  tuning=(--tuned "$TUNED")
+else
+  tuning=(--tune none)
+fi
 inputs=()
 for s in ${SUITES//,/ }; do
-  say "run --suite $s --size $SIZE --reps $REPS --backend $BACKEND${OVERLAP:+ --overlap $OVERLAP} ${RUN_ARGS:-}"
+  say "run --suite $s --size $SIZE --reps $REPS --backend $BACKEND ${tuning[*]}${OVERLAP:+ --overlap $OVERLAP} ${RUN_ARGS:-}"
   # shellcheck disable=SC2086  # RUN_ARGS is a list of options
-  "$H" run --suite "$s" --size "$SIZE" --reps "$REPS" --backend "$BACKEND" \
+  "$H" run --suite "$s" --size "$SIZE" --reps "$REPS" --backend "$BACKEND" "${tuning[@]}" \
       ${OVERLAP:+--overlap "$OVERLAP"} ${RUN_ARGS:-} \
       --out "$OUT/run-$s" >"$OUT/run-$s.log" 2>&1
   rc=$?

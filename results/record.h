@@ -130,6 +130,8 @@ struct dh_result {
     char *options;                /* the exact build options; NULL = none */
     char *build_log;              /* compiler log on a failed build; NULL = none */
     int build_cached;
+    int invocation;               /* which of the file's invocations measured
+                                     it (xml.h); 0: the only one */
     double build_ms, setup_ms;
     /* where the case's wall time went (ms): the whole evaluation in the
      * worker, the workload's BBV profiling run (first variant of a
@@ -209,6 +211,11 @@ struct dh_run {
     struct dh_stats kernel, host, xfer, e2e;
     int has_speedup;
     char baseline_key[17];
+    /* the baseline the speedups are against: its tunables, and whether
+     * they were tuned (searched, or from the journal or a tuned file) or
+     * are its defaults */
+    char baseline_tunables[96];
+    int baseline_tuned;
     double sp_kernel, sp_kernel_lo, sp_kernel_hi;
     double sp_e2e, sp_e2e_lo, sp_e2e_hi;
     double cfe;                   /* NAN when unknown */

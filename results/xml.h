@@ -9,9 +9,20 @@
 
 #define DH_RESULTS_VERSION 1
 
+/* One command that wrote a results file: the first, and each resume. */
+struct dh_invocation {
+    int n;                                  /* 1, 2, ... in order */
+    char started[40], harness[64], git_revision[64], host[256];
+};
+#define DH_ENV_INVOCATIONS 32   /* kept: the first and the latest 31 */
+
 struct dh_env {
     char host[256], os[256], kernel[256], compiler[128], harness[64];
     char git_revision[64], started[40], updated[40], command[2048];
+    /* a resumed file's commands, oldest first (n_inv 0: one, this env);
+     * started above is the first one's, the rest describe the latest */
+    struct dh_invocation inv[DH_ENV_INVOCATIONS];
+    int n_inv;
 };
 
 struct dh_resultfile {
@@ -26,6 +37,10 @@ struct dh_resultfile {
 
 void dh_env_fill(struct dh_env *e, int argc, char **argv);
 void dh_now_iso(char *out, size_t len);
+/* now, about to resume the file that was recorded with `was`: now keeps
+ * was's start and invocations and adds itself; returns its own number
+ * (what its runs record as their invocation). */
+int dh_env_resume(struct dh_env *now, const struct dh_env *was);
 
 /* Write path atomically (path.tmp + rename). Runs with status -1
  * (pending) are left out. */

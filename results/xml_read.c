@@ -153,6 +153,7 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
     r->status = dh_err_from_name(st);
     if (r->status < 0)
         r->status = DH_E_DATA;
+    r->invocation = iprop(n, "invocation", 0);
     for (xmlNodePtr e = n->children; e; e = e->next) {
         if (is(e, "case")) {
             sprop(e, "suite", c->suite, sizeof c->suite);
@@ -502,10 +503,27 @@ static void read_environment(xmlNodePtr s, struct dh_env *env)
         {"updated", env->updated, sizeof env->updated},
         {"command", env->command, sizeof env->command},
     };
-    for (xmlNodePtr e = s->children; e; e = e->next)
+    for (xmlNodePtr e = s->children; e; e = e->next) {
         for (size_t i = 0; i < sizeof f / sizeof *f; i++)
             if (is(e, f[i].k))
                 text_of(e, f[i].v, f[i].l);
+        if (!is(e, "invocations"))
+            continue;
+        /* more than a file written here holds: the first and the latest */
+        long total = 0, at = 0;
+        for (xmlNodePtr v = e->children; v; v = v->next)
+            total += is(v, "invocation");
+        for (xmlNodePtr v = e->children; v; v = v->next) {
+            if (!is(v, "invocation") || (at++ > 0 && total - at >= DH_ENV_INVOCATIONS - 1))
+                continue;
+            struct dh_invocation *iv = &env->inv[env->n_inv++];
+            iv->n = iprop(v, "n", env->n_inv);
+            sprop(v, "started", iv->started, sizeof iv->started);
+            sprop(v, "harness", iv->harness, sizeof iv->harness);
+            sprop(v, "git_revision", iv->git_revision, sizeof iv->git_revision);
+            sprop(v, "host", iv->host, sizeof iv->host);
+        }
+    }
 }
 
 static void read_devices(xmlNodePtr s, struct dh_devlist *devs)

@@ -64,6 +64,36 @@ void dh_env_fill(struct dh_env *e, int argc, char **argv)
                               argv[i]);
 }
 
+static void invocation_of(struct dh_invocation *v, int n, const struct dh_env *e)
+{
+    v->n = n;
+    snprintf(v->started, sizeof v->started, "%s", e->started);
+    snprintf(v->harness, sizeof v->harness, "%s", e->harness);
+    snprintf(v->git_revision, sizeof v->git_revision, "%s", e->git_revision);
+    snprintf(v->host, sizeof v->host, "%s", e->host);
+}
+
+int dh_env_resume(struct dh_env *now, const struct dh_env *was)
+{
+    struct dh_invocation self;
+    invocation_of(&self, 0, now);
+    if (was->n_inv > 0) {
+        now->n_inv = was->n_inv;
+        memcpy(now->inv, was->inv, (size_t)was->n_inv * sizeof *was->inv);
+    } else {
+        now->n_inv = 1;
+        invocation_of(&now->inv[0], 1, was);
+    }
+    self.n = now->inv[now->n_inv - 1].n + 1;
+    if (now->n_inv == DH_ENV_INVOCATIONS) {   /* the first stays, the second goes */
+        memmove(&now->inv[1], &now->inv[2], (size_t)(now->n_inv - 2) * sizeof *now->inv);
+        now->n_inv--;
+    }
+    now->inv[now->n_inv++] = self;
+    snprintf(now->started, sizeof now->started, "%s", now->inv[0].started);
+    return self.n;
+}
+
 static void attr(xmlNodePtr n, const char *k, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void attr(xmlNodePtr n, const char *k, const char *fmt, ...)
@@ -133,6 +163,8 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
     attr(n, "key", "%s", c->key);
     attr(n, "id", "%s", c->id);
     attr(n, "status", "%s", dh_err_name(r->status));
+    if (r->invocation > 0)
+        attr(n, "invocation", "%d", r->invocation);
     xmlNodePtr cs = xmlNewChild(n, NULL, BAD_CAST "case", NULL);
     attr(cs, "suite", "%s", c->suite);
     attr(cs, "bench", "%s", c->bench_name);
@@ -190,6 +222,8 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
     if (u->has_speedup) {
         xmlNodePtr s = xmlNewChild(n, NULL, BAD_CAST "speedup", NULL);
         attr(s, "baseline", "%s", u->baseline_key);
+        attr(s, "baseline_tunables", "%s", u->baseline_tunables);
+        attr(s, "baseline_tuned", "%s", u->baseline_tuned ? "true" : "false");
         attr_d(s, "kernel", u->sp_kernel);
         attr_d(s, "kernel_lo", u->sp_kernel_lo);
         attr_d(s, "kernel_hi", u->sp_kernel_hi);
@@ -451,6 +485,18 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
     child(en, "started", env->started);
     child(en, "updated", env->updated[0] ? env->updated : upd);
     child(en, "command", env->command);
+    if (env->n_inv > 1) {
+        xmlNodePtr iv = xmlNewChild(en, NULL, BAD_CAST "invocations", NULL);
+        for (int i = 0; i < env->n_inv; i++) {
+            const struct dh_invocation *v = &env->inv[i];
+            xmlNodePtr e = xmlNewChild(iv, NULL, BAD_CAST "invocation", NULL);
+            attr(e, "n", "%d", v->n);
+            attr(e, "started", "%s", v->started);
+            attr(e, "harness", "%s", v->harness);
+            attr(e, "git_revision", "%s", v->git_revision);
+            attr(e, "host", "%s", v->host);
+        }
+    }
     section(out, doc, en, 1);
     xmlNodePtr dv = xmlNewChild(root, NULL, BAD_CAST "devices", NULL);
     for (int i = 0; devs && i < devs->n; i++) {

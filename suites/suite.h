@@ -75,6 +75,23 @@ struct dh_exec {
 
 struct dh_kit;
 
+/* Code-generation knobs: tunables that change how a kernel is compiled,
+ * not what it computes. Every benchmark's params table ends with
+ * DH_CODEGEN_KNOBS, and a descriptor gets them without declaring them, so
+ * every variant of every benchmark (baseline, cpu_tdr's kernel, gpu_tdr,
+ * melded) is tuned over the same knobs; the harness turns each into a
+ * define the dialect reads (harness/run/source.c, suites/lib/dialect.h).
+ * A backend that cannot express one takes its "none" value only
+ * (harness/run/constraints.c). test_suites checks every table. */
+#define DH_CODEGEN_KNOBS                                                                   \
+    {"minb", DH_P_TUNABLE, "int:0..8", "0", NULL,                                          \
+     "CUDA launch bounds of every kernel of the build: at least minb work-groups per "     \
+     "multiprocessor (registers capped at 65536 / (minb * wg), minb * wg <= 2048); 0 = the " \
+     "compiler's choice; OpenCL and HIP cannot express it and take 0"}
+/* their names, and the value that leaves the compiler its choice */
+#define DH_CODEGEN_KNOB_NAMES {"minb"}
+#define DH_CODEGEN_NONE "0"
+
 struct dh_bench {
     const char *suite;
     const char *name;

@@ -239,8 +239,15 @@ static void out_folder(void **st)
     assert_int_equal(run(tmpdir, a), 0);
     assert_non_null(strstr(out, "resuming: 2 of 2 cases"));
     char *again = slurp(x, &l2);
-    const char *s1 = strstr(first, "<runs>"), *s2 = strstr(again, "<runs>");
+    char *s1 = strstr(first, "<runs>"), *s2 = strstr(again, "<runs>");
     assert_true(s1 && s2);
+    char *kept = strdup(again);     /* the file as the resume left it */
+    /* each kept case now says the first invocation measured it; that
+     * mark aside, byte for byte as it was */
+    int marks = 0;
+    for (char *m; (m = strstr(s2, " invocation=\"1\"")); marks++)
+        memmove(m, m + 15, strlen(m + 15) + 1);
+    assert_int_equal(marks, 2);
     assert_string_equal(s1, s2);
     /* another command: refused, the file untouched */
     const char *b[] = {"run", "--suite", "micro", "--variant", "melded", "--param", "paths=2",
@@ -249,8 +256,9 @@ static void out_folder(void **st)
     assert_non_null(strstr(out, "holds results of another command"));
     assert_non_null(strstr(out, "--fresh"));
     char *after = slurp(x, &l2);
-    assert_true(l1 == l2);
-    assert_string_equal(strstr(after, "<runs>"), s1);
+    assert_true(l2 == strlen(kept));
+    assert_string_equal(after, kept);
+    free(kept);
     /* a folder in use: refused while another process holds it */
     int fd = open(lk, O_RDWR);
     assert_true(fd >= 0);
@@ -532,6 +540,80 @@ static int runs_of(const char *xml, char ids[][400], char samples[][4096], int m
     return n;
 }
 
+/* Best against best, from files: a search saves each case's best to a
+ * tuned-configurations file; a run with --tuned FILE measures every case
+ * at it (never the journal), names a case the file lacks, and every
+ * speedup says which baseline configuration it is against. */
+static void tuned_file(void **st)
+{
+    (void)st;
+    dh_test_need_device("opencl");
+    char j[300], f[300], d1[300], d2[300], d3[300], x[400];
+    snprintf(j, sizeof j, "%s/tf-journal.tsv", tmpdir);
+    snprintf(f, sizeof f, "%s/tuned.tsv", tmpdir);
+    snprintf(d1, sizeof d1, "%s/tf1", tmpdir);
+    snprintf(d2, sizeof d2, "%s/tf2", tmpdir);
+    snprintf(d3, sizeof d3, "%s/tf3", tmpdir);
+    size_t len;
+    setenv("DH_JOURNAL", j, 1);
+    const char *search[] = {"run", "--suite", "micro", "--variant", "baseline,melded",
+                            "--param", "paths=2", "--param", "iters=64", "--reps", "3",
+                            "--tune", "exhaustive", "--tune-budget", "2", "--save-tuned", f,
+                            "--out", d1, NULL};
+    assert_int_equal(run(tmpdir, search), 0);
+    assert_non_null(strstr(out, "4 tuned configurations -> "));  /* 2 workloads x 2 */
+    /* the baseline is searched over its whole space whatever the budget */
+    snprintf(x, sizeof x, "%s/results.xml", d1);
+    char *r1 = slurp(x, &len);
+    assert_non_null(r1);
+    char *bt = strstr(r1, "variant=\"baseline\"");
+    assert_non_null(bt);
+    bt = strstr(bt, "<tuning strategy=\"exhaustive\"");
+    assert_non_null(bt);
+    int space = 0, evals = 0;
+    assert_int_equal(sscanf(strstr(bt, "space=\"") + 7, "%d", &space), 1);
+    for (char *p = strstr(bt, "<eval "); p && p < strstr(bt, "</tuning>"); p = strstr(p + 1, "<eval "))
+        evals++;
+    assert_true(space > 2);
+    assert_int_equal(evals, space);
+    /* every speedup names the baseline's configuration, tuned */
+    assert_non_null(strstr(r1, "baseline_tuned=\"true\""));
+    assert_null(strstr(r1, "baseline_tuned=\"false\""));
+    /* the file names each case in words beside its key */
+    char *tf = slurp(f, &len);
+    assert_non_null(tf);
+    assert_non_null(strstr(tf, "# micro/branch/baseline/opencl/"));
+    assert_non_null(strstr(tf, "--tune exhaustive, at most 2 evaluations a case"));
+    /* --tuned: the file's configurations, not the journal's (emptied) */
+    unlink(j);
+    const char *use[] = {"run", "--suite", "micro", "--variant", "baseline,melded",
+                         "--param", "paths=2,4", "--param", "iters=64", "--reps", "3",
+                         "--tuned", f, "--out", d2, NULL};
+    assert_int_equal(run(tmpdir, use), 0);
+    assert_non_null(strstr(out, "(from "));
+    /* paths=4 was never tuned: at its defaults, said, and its speedup too */
+    assert_non_null(strstr(out, "UNTUNED"));
+    assert_non_null(strstr(out, "(untuned)"));
+    snprintf(x, sizeof x, "%s/results.xml", d2);
+    char *r2 = slurp(x, &len);
+    assert_non_null(strstr(r2, "<tuning strategy=\"tuned\""));
+    assert_non_null(strstr(r2, "<tuning strategy=\"untuned\""));
+    assert_int_equal(count_lines(j), 0);          /* the journal was not written */
+    /* one or the other; --save-tuned needs a search; a missing file named */
+    const char *both[] = {"run", "--suite", "micro", "--tuned", f, "--tune", "model",
+                          "--out", d3, NULL};
+    assert_int_equal(run(tmpdir, both), 64);
+    assert_non_null(strstr(out, "choose one"));
+    const char *nosearch[] = {"run", "--suite", "micro", "--save-tuned", f, "--out", d3, NULL};
+    assert_int_equal(run(tmpdir, nosearch), 64);
+    assert_non_null(strstr(out, "add --tune"));
+    const char *missing[] = {"run", "--suite", "micro", "--tuned", "/nonexistent/t.tsv",
+                             "--out", d3, NULL};
+    assert_int_equal(run(tmpdir, missing), 64);
+    assert_non_null(strstr(out, "--save-tuned FILE"));
+    unsetenv("DH_JOURNAL");
+}
+
 /* kill -9 at random points of a run, then the same command: nothing that
  * had finished is lost or measured again, and the folder ends complete. */
 static void killed_and_resumed(void **st)
@@ -624,7 +706,7 @@ int main(void)
         cmocka_unit_test(user_file_named),
         cmocka_unit_test(hung_kernel),
         cmocka_unit_test(write_faults),
-        cmocka_unit_test(killed_and_resumed),
+        cmocka_unit_test(killed_and_resumed), cmocka_unit_test(tuned_file),
     };
     return cmocka_run_group_tests_name("cli", t, setup, teardown);
 }

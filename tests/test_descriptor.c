@@ -208,6 +208,22 @@ static void bad_descriptors(void **st)
     memset(&e, 0, sizeof e);
     assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
     assert_non_null(strstr(e.msg, "a second <tunable name=\"wg\">"));
+    /* a code-generation knob is every kernel's: not declared again, and
+     * the kernel has it without declaring it */
+    write_text("/tmp/dh-kit-bad.xml",
+               "<divharness-kernel version=\"2\"><kernel name=\"k\" file=\"k.k\" items=\"64\"/>\n"
+               "<buffer name=\"y\" type=\"float\" count=\"64\" role=\"out\"/>\n"
+               "<entry variant=\"baseline\" name=\"k\" args=\"y\"/><reference entry=\"k\"/>\n"
+               "<tunable name=\"wg\" values=\"64\" default=\"64\"/>\n"
+               "<tunable name=\"minb\" values=\"0,2\" default=\"0\"/></divharness-kernel>\n");
+    memset(&e, 0, sizeof e);
+    assert_int_equal(dh_ukernel_load("/tmp/dh-kit-bad.xml", NULL, &b, &e), -DH_E_DATA);
+    assert_non_null(strstr(e.msg, "code-generation knob"));
+    memset(&e, 0, sizeof e);
+    assert_int_equal(dh_ukernel_load("tuning/examples/branch_sum.xml", NULL, &b, &e), 0);
+    const struct dh_param_def *mb = dh_param_find(b->params, "minb");
+    assert_non_null(mb);
+    assert_null(mb->variants);
     /* version 1's <verify tolerance="-1"> meant exact without a word */
     {
         size_t vl;

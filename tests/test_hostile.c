@@ -291,12 +291,51 @@ static void resume_other_settings(void **st)
     char *after = dh_test_slurp(tpath("resume/results.xml"), &l1);
     assert_int_equal(l0, l1);
     assert_memory_equal(before, after, l0);
-    free(before);
     free(after);
-    /* the same command again resumes (every case kept) */
+    /* the same command again resumes (every case kept); one case marked
+     * interrupted is measured again. The file keeps its first start and
+     * both invocations, and each case says which one measured it (a resume
+     * rewrote the start, version and revision as if one command made all) */
+    char *st0 = strstr(before, "<started>");
+    assert_non_null(st0);
+    char started[64];
+    snprintf(started, sizeof started, "%.*s", (int)(strchr(st0, '/') - st0), st0);
+    char *ok = strstr(before, "status=\"ok\"");
+    assert_non_null(ok);
+    char *cut = malloc(l0 + 16);
+    snprintf(cut, l0 + 16, "%.*sstatus=\"interrupted\"%s", (int)(ok - before), before,
+             ok + strlen("status=\"ok\""));
+    FILE *f = fopen(tpath("resume/results.xml"), "w");
+    assert_non_null(f);
+    fputs(cut, f);
+    fclose(f);
+    free(cut);
+    sleep(1);                               /* another start time */
     rc = dh_test_harness(harness, tmpdir, a1, out, sizeof out);
     assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "resuming"));
+    assert_non_null(strstr(out, "resuming: 1 of 2 cases"));
+    size_t l2;
+    char *res = dh_test_slurp(tpath("resume/results.xml"), &l2);
+    assert_non_null(res);
+    assert_non_null(strstr(res, started));   /* the first start stays */
+    char *iv = strstr(res, "<invocations>");
+    assert_non_null(iv);
+    assert_non_null(strstr(iv, "<invocation n=\"1\""));
+    assert_non_null(strstr(iv, "<invocation n=\"2\""));
+    assert_null(strstr(iv, "<invocation n=\"3\""));
+    assert_non_null(strstr(res, "invocation=\"1\""));
+    assert_non_null(strstr(res, "invocation=\"2\""));
+    free(res);
+    free(before);
+    /* read back by every reader: validate, and a third resume keeps both */
+    const char *v[] = {"validate", tpath("resume/results.xml"), NULL};
+    assert_int_equal(dh_test_harness(harness, tmpdir, v, out, sizeof out), 0);
+    rc = dh_test_harness(harness, tmpdir, a1, out, sizeof out);
+    assert_int_equal(rc, 0);
+    res = dh_test_slurp(tpath("resume/results.xml"), &l2);
+    assert_non_null(strstr(res, "<invocation n=\"3\""));
+    assert_non_null(strstr(res, "invocation=\"2\""));    /* kept as it was */
+    free(res);
 }
 
 /* usage errors named as such: an unknown backend for tune (was exit 3),

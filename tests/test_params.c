@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "../results/case.h"
 #include "../harness/run/plan.h"
+#include "../harness/run/source.h"
 #include "../suites/lib/warpvotes.h"
 #include "../suites/suite.h"
 
@@ -144,6 +145,57 @@ static void constraints(void **st)
     assert_non_null(strstr(why, "local memory"));
 }
 
+/* One space of code-generation knobs: every benchmark declares each
+ * knob for all its variants (a knob given to gpu_tdr alone left the
+ * baseline without the register cap that made the technique fast), with
+ * the same domain and default; the build of any variant carries it; the
+ * backends that cannot express it take its "none" value only. */
+static void codegen_knobs(void **st)
+{
+    (void)st;
+    static const char *const knobs[] = DH_CODEGEN_KNOB_NAMES;
+    static const struct dh_param_def ref[] = {DH_CODEGEN_KNOBS, {0}};
+    for (int i = 0; i < dh_bench_count(); i++) {
+        const struct dh_bench *b = dh_bench_at(i);
+        for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++) {
+            const struct dh_param_def *d = dh_param_find(b->params, knobs[k]);
+            if (!d)
+                fail_msg("%s/%s: no code-generation knob %s (end its params with "
+                         "DH_CODEGEN_KNOBS)", b->suite, b->name, knobs[k]);
+            if (d->variants || d->when)
+                fail_msg("%s/%s: knob %s declared for %s%s%s only: every variant takes it",
+                         b->suite, b->name, knobs[k], d->variants ? d->variants : "",
+                         d->when ? " when " : "", d->when ? d->when : "");
+            const struct dh_param_def *r = dh_param_find(ref, knobs[k]);
+            assert_non_null(r);
+            assert_int_equal(d->kind, DH_P_TUNABLE);
+            assert_string_equal(d->domain, r->domain);
+            assert_string_equal(d->def, r->def);
+        }
+    }
+    /* the build options of a baseline case carry it, on CUDA */
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024};
+    snprintf(dev.name, sizeof dev.name, "test");
+    struct dh_case c;
+    char why[256], opt[4096];
+    fill_case(&c, "baseline");
+    dh_pset_put(&c.params, "wg", "512", 512, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "minb", "2", 2, DH_P_TUNABLE);
+    assert_int_equal(dh_source_options(&c, &dev, opt, sizeof opt), 0);
+    assert_non_null(strstr(opt, "-D DH_MINB=2 "));
+    /* OpenCL cannot express launch bounds: refused there, named */
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "launch bounds are CUDA's"));
+    snprintf(c.backend, sizeof c.backend, "cuda");
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), 0);
+    dh_pset_put(&c.params, "minb", "8", 8, DH_P_TUNABLE);   /* 8 x 512 > 2048 */
+    assert_int_equal(dh_space_check(&c, &dev, why, sizeof why), -DH_E_CONSTRAINT);
+    assert_non_null(strstr(why, "2048 threads"));
+    dh_pset_put(&c.params, "minb", "0", 0, DH_P_TUNABLE);
+    assert_int_equal(dh_source_options(&c, &dev, opt, sizeof opt), 0);
+    assert_null(strstr(opt, "DH_MINB"));
+}
+
 /* an integer in a list domain is matched by value ("04" is 4; it was
  * refused as "4 is not one of: 2,4,8"), and a refusal names the value as
  * given */
@@ -162,7 +214,7 @@ int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(int_list_by_value), cmocka_unit_test(split), cmocka_unit_test(domains), cmocka_unit_test(identity),
-        cmocka_unit_test(constraints), cmocka_unit_test(warp_votes),
+        cmocka_unit_test(constraints), cmocka_unit_test(warp_votes), cmocka_unit_test(codegen_knobs),
     };
     return cmocka_run_group_tests_name("params", t, NULL, NULL);
 }

@@ -5,7 +5,12 @@
  * Each line is written with one write() on an O_APPEND descriptor and
  * flushed with fdatasync, so a killed run loses at most the evaluation in
  * flight and never corrupts earlier lines; a torn or foreign line is
- * skipped on load with a warning and the rest kept. */
+ * skipped on load with a warning and the rest kept.
+ *
+ * A tuned-configurations file (`harness run --save-tuned FILE`, read by
+ * --tuned FILE) is a journal of one line per case, its best evaluation,
+ * each after a "# <case id>" line that names it (lines beginning with #
+ * are comments); written whole to a temporary and renamed over FILE. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +21,7 @@
 
 #include "../backends/cache.h"
 #include "../harness/run/source.h"
+#include "../harness/support/fs.h"
 #include "../suites/suite.h"
 #include "tuning.h"
 
@@ -70,6 +76,8 @@ int dh_journal_load(struct dh_journal *j, const char *path, struct dh_err *err)
         char status[24];
         size_t len = strlen(line);
         int used = -1;
+        if (line[0] == '#')
+            continue;
         /* the whole line or nothing: a torn line (a killed writer's) never
          * counts, even once a later append ends it */
         if (!len || line[len - 1] != '\n' ||
@@ -134,6 +142,50 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e, st
                           "disk full? set DH_JOURNAL to a file elsewhere)", j->path,
                           strerror(saved));
     push(j, e);
+    return 0;
+}
+
+int dh_tuned_save(const char *path, const struct dh_journal_entry *e, const char *const *ids,
+                  int n, const char *header, int *kept, struct dh_err *err)
+{
+    char why[4400], tmp[4200];
+    *kept = 0;
+    if (dh_replace_ok(path, why, sizeof why))
+        return dh_err_set(err, DH_E_IO, "--save-tuned: %s", why);
+    struct dh_journal old;
+    int rc = dh_journal_load(&old, path, err);
+    if (rc)
+        return rc;
+    FILE *f = dh_tmp_fopen(path, tmp, sizeof tmp);
+    if (!f) {
+        dh_journal_free(&old);
+        return dh_err_set(err, DH_E_IO, "cannot write %s.tmp.*: %s (choose a writable "
+                          "--save-tuned file)", path, strerror(errno));
+    }
+    fprintf(f, "# divharness tuned configurations: each case's best evaluation, used by\n"
+               "# harness run --tuned FILE; %s\n", header);
+    /* the file's other cases stay; a case tuned again is replaced */
+    for (int i = 0; i < old.n; i++) {
+        int again = 0;
+        for (int k = 0; k < n && !again; k++)
+            again = !strcmp(old.e[i].case_key, e[k].case_key);
+        if (again)
+            continue;
+        fprintf(f, "dh1\t%s\t%s\t%s\t%s\t%.9g\n", old.e[i].eval_key, old.e[i].case_key,
+                old.e[i].tunables, dh_err_name(old.e[i].status), old.e[i].ms);
+        (*kept)++;
+    }
+    for (int k = 0; k < n; k++)
+        fprintf(f, "# %s\ndh1\t%s\t%s\t%s\t%s\t%.9g\n", ids[k], e[k].eval_key,
+                e[k].case_key, e[k].tunables, dh_err_name(e[k].status), e[k].ms);
+    dh_journal_free(&old);
+    int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        int saved = errno;
+        unlink(tmp);
+        return dh_err_set(err, DH_E_IO, "cannot write %s: %s", path, strerror(saved));
+    }
     return 0;
 }
 

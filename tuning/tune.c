@@ -176,7 +176,11 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
         }
         if (best >= 0) {
             u->c.params = cfg[best];
-            snprintf(t->strategy, sizeof t->strategy, "journal");
+            snprintf(t->strategy, sizeof t->strategy, o->tuned ? "tuned" : "journal");
+        } else if (o->tuned) {
+            /* not in the file, or tuned for another build, device, driver
+             * or compiler (the key says which): defaults, said */
+            snprintf(t->strategy, sizeof t->strategy, "untuned");
         }
         return 0;
     }
@@ -196,6 +200,14 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
     if (nb)
         dh_space_neighbors(cfg, n, nb, max_nb);
     snprintf(t->strategy, sizeof t->strategy, "%s", dh_tune_mode_name(o->mode));
+    /* best against best: every technique's speedup is against the
+     * baseline, so the baseline is searched over its whole space (a small
+     * one: the work-group size and the code-generation knobs), whatever
+     * the budget of the techniques */
+    int budget = o->budget;
+    double seconds = o->seconds;
+    if (o->baseline_whole && !strcmp(u->c.variant, "baseline"))
+        budget = 0, seconds = 0;
     struct ectx x = {.s = s, .u = u, .cfg = cfg, .o = o, .dev = dev, .ms = ms, .err = err};
     int k;
     if (o->mode == DH_TUNE_MODEL) {
@@ -212,7 +224,7 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
             rc = dh_tune_model_order(&m, &u->c, cfg, ceil_, n, def, rank, pred);
         if (!rc && m.note[0])
             fprintf(stderr, "harness: %s: tune model: %s\n", u->c.id, m.note);
-        k = rc ? 0 : dh_strategy_ranked(n, rank, o->budget, o->seconds, eval, &x, order);
+        k = rc ? 0 : dh_strategy_ranked(n, rank, budget, seconds, eval, &x, order);
         free(ceil_);
         free(pred);
         free(rank);
@@ -223,11 +235,11 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
             return rc == -DH_E_RESOURCES ? dh_err_set(err, DH_E_RESOURCES, "out of memory") : rc;
         }
     } else {
-        k = dh_strategy_run(o->mode, n, nb, max_nb, def, o->budget, o->seconds, o->seed, eval,
+        k = dh_strategy_run(o->mode, n, nb, max_nb, def, budget, seconds, o->seed, eval,
                             &x, order);
     }
     /* the default configuration is the reference for "speedup over default" */
-    if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted() && (o->budget <= 0 || k < o->budget))
+    if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted() && (budget <= 0 || k < budget))
         eval(&x, def);
     int best = -1;
     for (int q = 0; q < k; q++)

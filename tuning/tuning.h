@@ -60,6 +60,12 @@ int dh_journal_append(struct dh_journal *j, const struct dh_journal_entry *e,
                       struct dh_err *err);
 const struct dh_journal_entry *dh_journal_find(const struct dh_journal *j, const char *eval_key);
 void dh_journal_free(struct dh_journal *j);
+/* Write the tuned-configurations file path (journal.c): the n entries (the
+ * best evaluation of each case, ids[k] naming entry k's case) and the
+ * file's entries of other cases (*kept of them); atomic. header: one line
+ * saying how it was made (command, budget). */
+int dh_tuned_save(const char *path, const struct dh_journal_entry *e, const char *const *ids,
+                  int n, const char *header, int *kept, struct dh_err *err);
 /* The evaluation key of case c (with its current tunables) on dev. */
 void dh_tune_eval_key(const struct dh_case *c, const struct dh_device_info *dev, char key[17]);
 
@@ -133,8 +139,13 @@ struct dh_tune_opts {
     unsigned seed;
     int reps;                 /* timed runs per evaluation */
     struct dh_journal *journal;
+    const char *tuned;        /* --tuned FILE: journal is that file's, read
+                                 only; a case it lacks runs at its defaults */
     const struct dh_devlist *devs;
     int verbose;
+    int baseline_whole;       /* the baseline searched over its whole space,
+                                 whatever the budget (run: speedups are
+                                 against it) */
 };
 /* Before run u is measured: set its tunables (journal's best, or a fresh
  * search on the session), and fill u->tune. */

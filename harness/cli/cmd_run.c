@@ -81,8 +81,54 @@ static void run_usage(FILE *f)
         "  --tune-budget N        evaluations per case (default: the whole space)\n"
         "  --tune-seconds S       time per case's search (default: no limit)\n"
         "  --tune-reps N          timed runs per evaluation (default 3)\n"
-        "  --tune-seed N          seed of random and anneal (default 1)\n",
+        "  --tune-seed N          seed of random and anneal (default 1)\n"
+        "  --save-tuned FILE      with --tune MODE: each case's best configuration into\n"
+        "                         FILE (its other cases kept), for --tuned\n"
+        "  --tuned FILE           each case at FILE's configuration for this build,\n"
+        "                         device, driver and compiler, never the journal; a\n"
+        "                         case FILE lacks runs at its defaults, said\n",
         dh_suite_names(), dh_backend_names(), DH_MAX_SAMPLES);
+}
+
+/* --save-tuned: the best configuration of each case this run searched */
+static int save_tuned_file(const char *path, const struct dh_run *runs, int n,
+                            const struct dh_devlist *devs, const struct dh_tune_opts *o,
+                            const char *command)
+{
+    struct dh_journal_entry *e = calloc((size_t)n + 1, sizeof *e);
+    const char **ids = calloc((size_t)n + 1, sizeof *ids);
+    int k = 0;
+    for (int i = 0; e && ids && i < n; i++) {
+        const struct dh_tuning *t = &runs[i].tune;
+        if (t->best < 0 || runs[i].r.status || !strcmp(t->strategy, "journal"))
+            continue;
+        const struct dh_device_info *dev = dh_devlist_find(devs, runs[i].c.backend,
+                                                           runs[i].c.device);
+        dh_tune_eval_key(&runs[i].c, dev, e[k].eval_key);
+        memcpy(e[k].case_key, runs[i].c.key, sizeof e[k].case_key);
+        dh_pset_format(&runs[i].c.params, DH_P_TUNABLE, e[k].tunables, sizeof e[k].tunables);
+        e[k].ms = t->eval[t->best].ms;
+        ids[k++] = runs[i].c.id;
+    }
+    char head[2600], budget[64] = "the whole space of each case";
+    if (o->budget)
+        snprintf(budget, sizeof budget, "at most %d evaluations a case", o->budget);
+    snprintf(head, sizeof head, "made by `%s` (--tune %s, %s)", command,
+             dh_tune_mode_name(o->mode), budget);
+    struct dh_err err = {0};
+    int kept = 0;
+    fflush(stdout);
+    if (!e || !ids)
+        fprintf(stderr, "harness run: --save-tuned %s: out of memory\n", path);
+    else if (dh_tuned_save(path, e, ids, k, head, &kept, &err))
+        fprintf(stderr, "harness run: %s (the results are kept)\n", err.msg);
+    else
+        fprintf(stderr, "harness: %d tuned configuration%s -> %s (%d other case%s kept)\n", k,
+                k == 1 ? "" : "s", path, kept, kept == 1 ? "" : "s");
+    int failed = !e || !ids || err.msg[0];
+    free(e);
+    free(ids);
+    return failed;
 }
 
 static int need_arg(int i, int argc, char **argv)
@@ -107,7 +153,7 @@ static const char *args_of(const char *command)
 }
 
 static int resume(const char *path, struct dh_run *runs, int n, const struct dh_plan_rec *plan,
-                  const char *command, char *why, size_t why_len)
+                  struct dh_env *env, char *why, size_t why_len)
 {
     struct stat sb;
     if (stat(path, &sb))
@@ -138,6 +184,7 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
     /* the same settings: a case measured with other --warmup, --tune,
      * --counters, --isolate, model or remap settings is never kept beside
      * this command's without a word (the recorded command is the record) */
+    const char *command = env->command;
     if (old.env.command[0] && strcmp(args_of(old.env.command), args_of(command))) {
         snprintf(why, why_len, "%s holds results of another command (made by `%s`; this "
                  "is `%s`): it is kept; run that command again to resume it, choose another "
@@ -167,8 +214,13 @@ static int resume(const char *path, struct dh_run *runs, int n, const struct dh_
         dh_run_release(&runs[at]);
         dh_run_move(&runs[at], o);      /* the old file's blocks are the run's now */
         runs[at].c.bench = b;
+        if (runs[at].r.invocation <= 0)
+            runs[at].r.invocation = old.env.n_inv > 0 ? old.env.inv[0].n : 1;
         kept++;
     }
+    /* the file goes on: its first start and every command that wrote it
+     * are kept, this one added (each case says which one measured it) */
+    dh_env_resume(env, &old.env);
     dh_resultfile_free(&old);
     return kept;
 }
@@ -189,7 +241,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
      * GPU machines (README "Overlap"); it stays off on CPU devices */
     enum dh_overlap_mode overlap = DH_OVERLAP_AUTO;
     int overlap_asked = 0;
-    struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1};
+    struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1,
+                                .baseline_whole = 1};
+    const char *tuned_path = NULL, *save_tuned = NULL;   /* --tuned, --save-tuned */
+    int tune_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char buf[64];
@@ -332,11 +387,18 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             }
         } else if (!strcmp(a, "--tune")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
+            tune_given = 1;
             if (dh_tune_mode_parse(v, &tune.mode)) {
                 fprintf(stderr, "harness run: --tune %s: choose none, journal, exhaustive, "
                         "random, anneal or model\n", v);
                 return DH_EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--tuned")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            tuned_path = v;
+        } else if (!strcmp(a, "--save-tuned")) {
+            if (!(v = VAL())) return DH_EXIT_USAGE;
+            save_tuned = v;
         } else if (!strcmp(a, "--tune-budget")) {
             if (!(v = VAL()) || !dh_cli_int("run", "--tune-budget", v, 1, 100000, &tune.budget))
                 return DH_EXIT_USAGE;
@@ -393,6 +455,29 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     if (!sel.suite) {
         fprintf(stderr, "harness run: --suite is required: choose one of %s, or all\n", dh_suite_names());
         return DH_EXIT_USAGE;
+    }
+
+    /* --tuned uses a file's configurations, --tune MODE searches: one or
+     * the other; --save-tuned keeps what a search found */
+    if (tuned_path && tune_given && tune.mode != DH_TUNE_JOURNAL) {
+        fprintf(stderr, "harness run: --tuned %s runs each case at the file's configuration; "
+                "--tune %s searches anew: choose one\n", tuned_path, dh_tune_mode_name(tune.mode));
+        return DH_EXIT_USAGE;
+    }
+    if (save_tuned && tune.mode <= DH_TUNE_JOURNAL) {
+        fprintf(stderr, "harness run: --save-tuned %s keeps what a search finds: add --tune "
+                "exhaustive, random, anneal or model\n", save_tuned);
+        return DH_EXIT_USAGE;
+    }
+    if (tuned_path) {
+        char why[4400];
+        int fd = dh_open_data(tuned_path, DH_DATA_MAX_TEXT, why, sizeof why);
+        if (fd < 0) {
+            fprintf(stderr, "harness run: --tuned: %s (make one with --tune MODE "
+                    "--save-tuned FILE)\n", why);
+            return DH_EXIT_USAGE;
+        }
+        close(fd);
     }
 
     /* cheap checks first: a usage error must not wait for device probing */
@@ -492,7 +577,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     static struct dh_journal journal;
     tune.devs = &devs;
     tune.verbose = getenv("DH_TUNE_VERBOSE") != NULL;
-    if (tune.mode != DH_TUNE_NONE) {
+    if (tuned_path) {             /* the file's, never the user's journal */
+        if (dh_journal_load(&journal, tuned_path, &e)) {
+            fprintf(stderr, "harness run: --tuned: %s\n", e.msg);
+            free(runs);
+            dh_plan_rec_free(plan);
+            return DH_EXIT_USAGE;
+        }
+        tune.journal = &journal;
+        tune.tuned = tuned_path;
+    } else if (tune.mode != DH_TUNE_NONE) {
         if (dh_journal_load(&journal, dh_journal_default_path(), &e))
             fprintf(stderr, "harness run: warning: %s; tuning goes on without it\n", e.msg);
         else
@@ -517,7 +611,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     /* a results.xml already there: this command's finished cases are kept
      * (resume); another command's results are never overwritten */
-    int kept = fresh ? 0 : resume(path, runs, n, plan, x.env.command, why, sizeof why);
+    int kept = fresh ? 0 : resume(path, runs, n, plan, &x.env, why, sizeof why);
     if (kept < 0) {
         fprintf(stderr, "harness run: %s\n", why);
         free(runs);
@@ -594,6 +688,8 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 "%.2f s there), waited %.2f s, read %.2f s\n", made, made == 1 ? "" : "s",
                 bg / 1000, wall / 1000, wait / 1000, read / 1000);
     }
+    int save_failed = save_tuned && save_tuned_file(save_tuned, runs, n, &devs, &x.tune,
+                                                    x.env.command);
     for (int i = 0; i < n; i++) {
         const struct dh_tuning *t = &runs[i].tune;
         if (!t->strategy[0])
@@ -604,6 +700,16 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         dh_pset_format(&runs[i].c.params, DH_P_TUNABLE, tun, sizeof tun);
         if (!strcmp(t->strategy, "journal")) {
             printf("tuned  %-8s %-28s %s (the journal's best)\n", runs[i].c.bench_name, label, tun);
+            continue;
+        }
+        if (!strcmp(t->strategy, "tuned")) {
+            printf("tuned  %-8s %-28s %s (from %s)\n", runs[i].c.bench_name, label, tun,
+                   tuned_path);
+            continue;
+        }
+        if (!strcmp(t->strategy, "untuned")) {
+            printf("UNTUNED %-7s %-28s %s: not in %s for this build, device, driver and "
+                   "compiler: defaults\n", runs[i].c.bench_name, label, tun, tuned_path);
             continue;
         }
         if (t->best < 0) {
@@ -663,5 +769,5 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 infra == 1 ? "" : "s");
         return DH_EXIT_INFRA;
     }
-    return 0;
+    return save_failed ? DH_EXIT_INFRA : 0;
 }

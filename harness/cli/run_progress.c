@@ -149,6 +149,9 @@ int dh__run_on_finished(void *vctx, int i)
 {
     struct dh__run_ctx *x = vctx;
     x->done++;
+    /* a resumed file: this invocation measured it (a kept case has its own) */
+    if (x->env.n_inv > 1 && x->runs[i].r.invocation <= 0)
+        x->runs[i].r.invocation = x->env.inv[x->env.n_inv - 1].n;
     dh_run_derive(x->runs, x->n);
     /* every finished run is on disk before the next one starts */
     if (dh_xml_write_plan(x->path, &x->env, x->devs, x->runs, x->n, x->plan, &x->err)) {
@@ -171,10 +174,10 @@ void dh__run_summary(const struct dh_run *runs, int n)
 {
     static const char *const heads[] = {"bench", "workload", "variant", "status",
                                         ">kernel ms", ">host ms", ">speedup kernel",
-                                        ">speedup e2e", ">CFE", ">ceiling", ">share",
-                                        ">remap ovh"};
+                                        ">speedup e2e", "vs baseline", ">CFE", ">ceiling",
+                                        ">share", ">remap ovh"};
     struct dh_texttable t;
-    dh_tt_init(&t, 12, heads);
+    dh_tt_init(&t, 13, heads);
     for (int i = 0; i < n; i++) {
         const struct dh_run *u = &runs[i];
         char label[300], wl[400], sk[64] = "-", se[64] = "-", ce[32] = "-", sh[32] = "-";
@@ -209,9 +212,16 @@ void dh__run_summary(const struct dh_run *runs, int n)
             if (u->host.median > 0)
                 snprintf(hm, sizeof hm, "%.3f", u->host.median);
         }
-        char ro[32];
+        char ro[32], vs[128] = "-";
+        if (u->has_speedup) {   /* the baseline's tunables: best against best, or said */
+            snprintf(vs, sizeof vs, "%s%s", u->baseline_tunables,
+                     u->baseline_tuned ? "" : " (untuned)");
+            for (char *p = vs; *p; p++)
+                if (*p == ',')
+                    *p = ' ';
+        }
         const char *row[] = {u->c.bench_name, shortwl[0] ? shortwl : wl, label,
-                             dh_err_name(u->r.status), km, hm, sk, se, cf, ce, sh,
+                             dh_err_name(u->r.status), km, hm, sk, se, vs, cf, ce, sh,
                              dh_remap_cell(u, ro, sizeof ro)};
         dh_tt_row(&t, row, u->r.status ? u->r.message : NULL);
     }

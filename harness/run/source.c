@@ -43,6 +43,9 @@ int dh_source_options(const struct dh_case *c, const struct dh_device_info *dev,
 {
     int wg = (int)dh_pset_num(&c->params, "wg", 256);
     int o = snprintf(out, len, "-D DH_WG=%d -D DH_WAVE=%d ", wg, dev->warp_width);
+    int minb = (int)dh_pset_num(&c->params, "minb", 0);     /* DH_CODEGEN_KNOBS */
+    if (minb > 0 && o >= 0 && (size_t)o < len)
+        o += snprintf(out + o, len - (size_t)o, "-D DH_MINB=%d ", minb);
     if (o < 0 || (size_t)o >= len)
         return -DH_E_INTERNAL;
     if (c->bench->defines)

@@ -162,6 +162,9 @@ void dh_run_derive_ex(struct dh_run *runs, int n, int intervals)
                 continue;
             u->has_speedup = 1;
             memcpy(u->baseline_key, b->c.key, sizeof u->baseline_key);
+            dh_pset_format(&b->c.params, DH_P_TUNABLE, u->baseline_tunables,
+                           sizeof u->baseline_tunables);
+            u->baseline_tuned = b->tune.strategy[0] && strcmp(b->tune.strategy, "untuned");
             u->sp_kernel = ratio(b->r.kernel_ms, b->r.n, u->r.kernel_ms, u->r.n,
                                        &u->sp_kernel_lo, &u->sp_kernel_hi);
             if (same_as_kernel(&b->r) && same_as_kernel(&u->r)) {

@@ -192,6 +192,13 @@ static int load_tunable(xmlNodePtr n, const char *path, struct dh_err *err)
     if (dh_domain_check(dh_uk.tun_domain[k], dh_uk.tun_default[k], &num, why, sizeof why))
         return dh_err_set(err, DH_E_DATA, "%s line %d: tunable %s: default %s", path,
                           (int)xmlGetLineNo(n), dh_uk.tun_name[k], why);
+    static const char *const knobs[] = DH_CODEGEN_KNOB_NAMES;
+    for (size_t q = 0; q < sizeof knobs / sizeof *knobs; q++)
+        if (!strcmp(dh_uk.tun_name[k], knobs[q]))
+            return dh_err_set(err, DH_E_DATA, "%s line %d: <tunable name=\"%s\">: every "
+                              "kernel has this code-generation knob already: remove the "
+                              "tunable; `harness list` shows its values", path,
+                              (int)xmlGetLineNo(n), knobs[q]);
     if (!strcmp(dh_uk.tun_name[k], "wg"))
         for (const char *p = vals; *p; p += strspn(p, ","))
             if (strtol(p, (char **)&p, 10) < 1)
@@ -437,6 +444,8 @@ int dh_ukernel_load(const char *path, const char *kernel_override,
         dh_uk.params[np++] = (struct dh_param_def){"regroup", DH_P_CHOICE, "enum:key", "key",
             "cpu_tdr", "host regrouping by the first <branch> key", NULL};
     }
+    /* the code-generation knobs every benchmark has (suites/suite.h) */
+    dh_uk.params[np++] = (struct dh_param_def)DH_CODEGEN_KNOBS;
     dh_uk.params[np] = (struct dh_param_def){0};
     /* the reference */
     if (!dh_uk.ref_entry[0] && dh_uk.ref_mode != 2)

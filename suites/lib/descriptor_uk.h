@@ -39,7 +39,7 @@ struct uk_decl {
     unsigned br_said;           /* branches whose key gave no item a path, said once */
     /* tunables, constraints */
     char tun_name[UK_MAXTUN][32], tun_domain[UK_MAXTUN][720], tun_default[UK_MAXTUN][16];
-    struct dh_param_def params[UK_MAXTUN + 4];
+    struct dh_param_def params[UK_MAXTUN + 4];   /* + mech, regroup, minb, {0} */
     int n_tun;
     char constraint[16][1040], con_why[16][1100];
     struct dh_krule rules[17];

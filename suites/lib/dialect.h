@@ -4,7 +4,8 @@
  * and CLBlast's opencl_to_cuda.h are the models). HIP is checked before
  * CUDA, since hipcc on NVIDIA defines both. Tunables arrive as -D defines;
  * the harness always defines DH_WG (work-group size) and DH_WAVE (the
- * device's warp/wavefront width). Never hard-code 32.
+ * device's warp/wavefront width), and DH_MINB (launch bounds, CUDA) where
+ * the case sets the knob. Never hard-code 32.
  *
  * Conventions for kernel authors:
  *   DH_KERNEL void name(DH_GLOBAL float *x, ...)   a kernel entry point
@@ -83,7 +84,16 @@ int dh__a_host_reference_cannot_use_local_atomics(void);
 #define dh_fmin(a, b) fminf((a), (b))
 #define dh_fmax(a, b) fmaxf((a), (b))
 #else /* CUDA and HIP share one spelling */
+/* the code-generation knob minb (suites/suite.h, DH_CODEGEN_KNOBS): CUDA
+ * launch bounds asking for DH_MINB work-groups per multiprocessor, so the
+ * compiler keeps registers under 65536 / (DH_MINB * DH_WG); HIP's second
+ * bound means something else (waves per execution unit), so HIP keeps
+ * the first alone, as OpenCL does */
+#if defined(DH_LANG_CUDA) && defined(DH_MINB) && DH_MINB > 0
+#define DH_KERNEL extern "C" __global__ __launch_bounds__(DH_WG, DH_MINB)
+#else
 #define DH_KERNEL extern "C" __global__ __launch_bounds__(DH_WG)
+#endif
 #define DH_DEVICE static __device__ __forceinline__
 #define DH_GLOBAL
 #define DH_CONST const

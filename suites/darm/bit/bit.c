@@ -43,6 +43,7 @@ static const struct dh_param_def params[] = {
     {"alg", DH_P_CHOICE, "enum:static", "static", "gpu_tdr", "on-GPU remap: static = the static comparator mapping (work-item c < bs/2 takes comparator 2c - (c & (j - 1)) at every step: the active lanes contiguous, fixed by the thread id, no data read); the kit's data remaps (hot, dgi) do not fit thread-id branches"},
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded comparator: darm = the direction branch's two compare-and-swap regions melded (loads, compare and swap once, the compare's operands selected by the direction; the swap stays a branch), pred = if-converted (min, max and two unconditional stores; not DARM's form)"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size: bs (the default workloads set it with bs)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

@@ -41,6 +41,7 @@ static const struct dh_param_def params[] = {
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded form: darm = one add and one division, the operand selected by the sign and the last negation a select; pred = if-converted (both sides' divisions in every lane; not DARM's form)"},
     {"alg", DH_P_CHOICE, "enum:hot,hot_warp", "hot", "gpu_tdr", "on-GPU remap on the sign, a negative control: hot (local atomics), hot_warp (CUDA/HIP: one atomic pair per warp)"},
     {"wg", DH_P_TUNABLE, "int:64,256", "64", NULL, "work-group size: bs * bs (the default workloads set it with bs)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

@@ -37,6 +37,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_SEED,
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded step: darm = the if-else's two sides melded on the step as -O3 leaves it (the sides' loads are the condition's): one store of the selected key, one add of the selected index; the condition's chain as written, pred = if-converted (both run heads loaded from clamped indices, no short-circuit, the key a select; not DARM's form)"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size (the answer does not change; the launch is 1024 work-groups, so it sets the work-items and the merges each takes)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

@@ -60,6 +60,7 @@ static const struct dh_param_def params[] = {
     {"alg", DH_P_CHOICE, "enum:refill", "refill", "gpu_tdr", "on-GPU remap: refill = a lane whose start condition is done takes the next of its work-group's pool (a local counter), in the same loop; the stacks stay in place, only the start condition travels (the kit's hot and dgi regroup by a branch key once per iteration: barriers on a body of a few dozen instructions)"},
     {"pool", DH_P_TUNABLE, "int:1,2,4,8", "2", "gpu_tdr", "start conditions per work-item in a work-group's pool (the launch has items / pool work-items: fewer, longer-lived warps)"},
     {"wg", DH_P_TUNABLE, "int:64,96,128,256", "128", NULL, "work-group size (the answer does not change; the stacks take 160 bytes a work-item of local memory, 176 with meld=pred, so at most 256)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

@@ -65,6 +65,7 @@ static const struct dh_param_def params[] = {
     {"meld", DH_P_CHOICE, "enum:darm,pred", "darm", "melded", "the melded merge: darm = the front and back merge loops melded (one loop, the step, starts and compare sense selected by the role, the take a select; the idle copy stays a branch), pred = the idle copy too, as a merge of the run with itself, the take forced (no branch in a phase; not DARM's form)"},
     {"pad", DH_P_TUNABLE, "int:0,1", "1", NULL, "words between runs in local memory (the stride is 4096 / bs + pad): 1 puts the lanes of a warp at the same merge position on different banks, 0 on one"},
     {"wg", DH_P_TUNABLE, "int:32,64,128,256", "64", NULL, "work-group size: bs (the default workloads set it with bs)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

@@ -57,10 +57,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF(NULL),
-    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
-     "CUDA launch bounds of the model_* and lean_* kernels: at least minb work-groups per "
-     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
-     "alg=model_dgi,model_scan,lean_dgi,lean_scan"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 
@@ -278,8 +275,6 @@ static const struct dh_krule rules[] = {
     {"alg=hot_dgi,hot_warp_scan", "0", "alg=hot_dgi and hot_warp_scan use HoT on two-path "
      "layers, and no layer of cvp has two paths (layer 1: 6 models, layer 2: 19 cases): "
      "they are alg=dgi and dgi_scan here"},
-    {"alg=model_dgi,model_scan,lean_dgi,lean_scan", "minb * wg <= 2048",
-     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 
@@ -302,7 +297,6 @@ static const struct dh_kit kit = {
     .sort_key = cvp_sort_key, .branch = cvp_branch, .defines = cvp_defines,
     /* cvp_gpu_tdr: two remap rounds (DGI or dgi_scan), the exchanges
      * (features; item and state) in ints, the work-group's pixel tile */
-    .define = "CVP_MINB = minb",
     .remap_plan = remap_plan,
     /* model_* (11, 12): one remap, nothing exchanged; lean_* (13, 14):
      * both remaps, the state (5 ints) exchanged at the second */

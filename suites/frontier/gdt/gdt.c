@@ -67,16 +67,11 @@ static const struct dh_param_def params[] = {
      "days between regroupings of key_regroup (0: once, before the warm-up; else also every "
      "rekey trading days by that day's regime and sector, the state moved along)",
      "alg=key_regroup,key_buy_pool"},
-    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
-     "CUDA launch bounds of the pool forms' kernel: at least minb work-groups per "
-     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
-     "alg=buy_pool,meld_buy_pool"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 
 static const struct dh_krule rules[] = {
-    {"alg=buy_pool,meld_buy_pool", "minb * wg <= 2048",
-     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 
@@ -280,7 +275,7 @@ static const struct dh_kit kit = {
     DH_KIT_TABLES(bufs, entries), .defines = gdt_defines, .rules = rules,
     .generate = gdt_gen, .reference = gdt_ref, .free_priv = gdt_release,
     .sort_key = gdt_key, .branch = gdt_branch,
-    .define = "GDT_REKEY = rekey; GDT_MINB = minb",
+    .define = "GDT_REKEY = rekey",
     .remap_plan = remap_plan,
     /* gdt_gpu_tdr's three remap rounds (ints), as gdt.k declares them:
      * 2 paths (HoT: wg + 2), GDT_NKIND and 3; DGI P * wg / nf + wg + P

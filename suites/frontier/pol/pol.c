@@ -59,10 +59,7 @@ static const struct dh_param_def params[] = {
     {"kstat", DH_P_TUNABLE, "int:0..2", "0", "gpu_tdr",
      "the natural key's share of the filing status: 0 the income band alone (6 keys), 1 "
      "joint or not x band (12), 2 status x band (24)", "alg=natkey_dgi,natkey_scan"},
-    {"minb", DH_P_TUNABLE, "int:0..8", "0", "gpu_tdr",
-     "CUDA launch bounds of the natkey_* kernel: at least minb work-groups per "
-     "multiprocessor (registers capped at 65536 / (minb * wg)); 0 = the compiler's choice",
-     "alg=natkey_dgi,natkey_scan"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 
@@ -296,8 +293,6 @@ static const struct dh_bb_def blocks[] = {
 };
 
 static const struct dh_krule rules[] = {
-    {"alg=natkey_dgi,natkey_scan", "minb * wg <= 2048",
-     "minb work-groups of wg items exceed a multiprocessor's 2048 threads: lower minb or wg"},
     {0},
 };
 
@@ -319,7 +314,7 @@ static const struct dh_kremap remap_plan[] = {
 
 static const struct dh_kit kit = {
     .sizes = {"n=16384", "n=1048576", "n=16777216"}, .items = "n", .noun = "households",
-    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_MINB = minb; PL_KSTAT = kstat",
+    DH_KIT_TABLES(bufs, entries), .rules = rules, .define = "PL_WORDS_HOST = 168; PL_ROUNDS = rounds; PL_MELD = meld; PL_KSTAT = kstat",
     .remap_plan = remap_plan,
     .generate = pl_make, .reference = pl_expect, .free_priv = pl_free,
     .sort_key = pl_key, .branch = pl_branch, .verify_more = pl_verify_more,

@@ -48,6 +48,7 @@ static const struct dh_param_def params[] = {
      "adapt_scan remaps a group only where the warp-path executions it saves, times the "
      "path length, reach thr FMAs per warp-item (32 of the wg * ipl items; 0: wherever it saves any)",
      "alg=adapt_scan"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

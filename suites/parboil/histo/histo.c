@@ -41,6 +41,7 @@ static const struct dh_param_def params[] = {
     {"regroup", DH_P_CHOICE, "enum:key", "key", "cpu_tdr", "host regrouping: by range (the BBV regroupings do not apply: a work-item is not an element)"},
     DH_KIT_WG,
     DH_KIT_NF("alg=dgi"),
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

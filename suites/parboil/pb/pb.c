@@ -45,6 +45,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_GROUP,
     DH_KIT_WG,
     DH_KIT_NF("alg=dgi"),
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

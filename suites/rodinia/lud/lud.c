@@ -71,6 +71,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_SEED,
     {"meld", DH_P_CHOICE, "enum:wave,always", "wave", "melded", "where the perimeter's roles are melded: wave = only where a warp holds both (bs < warp width; elsewhere the baseline's code), always = at every bs (DARM's pass, which melds regardless)"},
     {"wg", DH_P_TUNABLE, "int:32,64,128", "32", NULL, "work-group size: 2 * bs (the default workloads set it with bs)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 

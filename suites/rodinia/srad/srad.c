@@ -56,6 +56,7 @@ static const struct dh_param_def params[] = {
     DH_KIT_SEED,
     {"meld", DH_P_CHOICE, "enum:all,sat,pos,darm", "all", "melded", "what is melded: pos = the position chains as selected local-memory indices, sat = the saturation as one store of a selected value, all = both; darm = a study control reproducing the DARM paper's loss, not a recommended form (the chains with both candidate loads in every lane and selected values, as DARM's pass leaves them when the loads do not meld; the saturation as sat)"},
     {"wg", DH_P_TUNABLE, "int:256,1024", "256", NULL, "work-group size: bs * bs (the default workloads set it with bs)"},
+    DH_CODEGEN_KNOBS,
     {0},
 };
 
