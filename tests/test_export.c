@@ -69,9 +69,10 @@ static void csv_and_t4(void **st)
     assert_true(fread(csv, 1, sizeof csv - 1, cf) > 0);
     fclose(cf);
     assert_non_null(strstr(csv, ",remap_ceiling,remap_overhead,remap_overhead_state,"
-                                "remap_overhead_reason\n"));
-    assert_non_null(strstr(csv, ",1.125,measured,\n"));
-    assert_non_null(strstr(csv, ",,,\n"));
+                                "remap_overhead_reason,baseline_tunables,baseline_tuned\n"));
+    /* the speedup's baseline: its tunables, and that nothing tuned them */
+    assert_non_null(strstr(csv, ",1.125,measured,,wg=64,no\n"));
+    assert_non_null(strstr(csv, ",,,,,\n"));
     char path[256];
     snprintf(path, sizeof path, "/tmp/dh-export-t4/%s.json", runs[1].c.key);
     FILE *f = fopen(path, "r");

@@ -66,7 +66,8 @@ static int write_csv(const char *path, const struct dh_resultfile *rf)
     fputs("key,id,suite,bench,variant,choices,backend,device,size,workload,tunables,status,"
           "samples,kernel_median_ms,kernel_mad_ms,kernel_ci_lo_ms,kernel_ci_hi_ms,"
           "host_median_ms,e2e_median_ms,speedup_kernel,speedup_e2e,cfe,cfe_source,"
-          "remap_ceiling,remap_overhead,remap_overhead_state,remap_overhead_reason\n", f);
+          "remap_ceiling,remap_overhead,remap_overhead_state,remap_overhead_reason,"
+          "baseline_tunables,baseline_tuned\n", f);
     for (int i = 0; i < rf->n_runs; i++) {
         const struct dh_run *u = &rf->runs[i];
         char ch[256], wl[400], tn[200];
@@ -103,7 +104,10 @@ static int write_csv(const char *path, const struct dh_resultfile *rf)
         const struct dh_remap_overhead *ro = &u->r.remap;
         num(f, ro->state == DH_REMAP_MEASURED ? ro->ratio : NAN, 0);
         field(f, dh_remap_state_name(ro->state), 0);
-        field(f, ro->state == DH_REMAP_MEASURED ? "" : ro->reason, 1);
+        field(f, ro->state == DH_REMAP_MEASURED ? "" : ro->reason, 0);
+        /* the baseline the speedups are against, and whether it was tuned */
+        field(f, u->has_speedup ? u->baseline_tunables : "", 0);
+        field(f, u->has_speedup ? (u->baseline_tuned ? "yes" : "no") : "", 1);
     }
     int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
     bad |= fclose(f) != 0;
