@@ -182,7 +182,7 @@ static inline double dh_e2e_sample(const struct dh_result *r, int i)
 }
 
 /* How a run's tunables were chosen (tuning/tune.c). */
-#define DH_TUNE_MAX_EVALS 128
+#define DH_TUNE_MAX_EVALS 4096   /* evaluations a case's <tuning> records */
 struct dh_tune_eval {
     char tunables[96];
     int status;

@@ -87,6 +87,49 @@ static void space_default(void **st)
     assert_int_equal(n, 5 + 5 + 5 + 5 + 4 + 3);    /* wg 32..1024, minb * wg <= 2048 */
 }
 
+/* No silent cut: pol's hot_dgi space on CUDA (wg, nf, rounds, minb: 1,815
+ * before pruning) passes more than 512 configurations, and the search saw
+ * only the first 512 of them without a word; a range of 17 powers of two
+ * (group, 1..65536) lost its last value the same way. */
+static void space_whole(void **st)
+{
+    (void)st;
+    struct dh_device_info dev = {.warp_width = 32, .max_wg = 1024, .local_mem_bytes = 232448};
+    struct dh_case c;
+    dh_test_case(&c, "frontier", "pol", "gpu_tdr");
+    snprintf(c.backend, sizeof c.backend, "cuda");
+    dh_pset_put(&c.params, "alg", "hot_dgi", 0, DH_P_CHOICE);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "nf", "16", 16, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "rounds", "3", 3, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "minb", "0", 0, DH_P_TUNABLE);
+    dh_case_identity(&c);
+    struct dh_pset *cfg = NULL;
+    int n = 0, total = 0;
+    struct dh_err e = {0};
+    assert_int_equal(dh_space_alloc(&c, &dev, &cfg, &n, &total, &e), 0);
+    fprintf(stderr, "  pol hot_dgi: %d of %d configurations\n", n, total);
+    assert_true(n > DH_TUNE_MAX_CONFIGS);
+    static struct dh_pset few[DH_TUNE_MAX_CONFIGS];
+    int m = 0, t2 = 0;
+    assert_int_equal(dh_space_enumerate(&c, &dev, few, DH_TUNE_MAX_CONFIGS, &m, &t2),
+                     -DH_E_RESOURCES);                 /* a cut is an error, never silent */
+    assert_int_equal(m, DH_TUNE_MAX_CONFIGS);
+    free(cfg);
+    /* every power of two of group's 1..65536 is a candidate */
+    dh_test_case(&c, "micro", "branch", "cpu_tdr");
+    dh_pset_put(&c.params, "regroup", "greedy", 2, DH_P_CHOICE);
+    dh_pset_put(&c.params, "group", "64", 64, DH_P_TUNABLE);
+    dh_pset_put(&c.params, "wg", "256", 256, DH_P_TUNABLE);
+    dh_case_identity(&c);
+    assert_int_equal(dh_space_alloc(&c, &dev, &cfg, &n, &total, &e), 0);
+    int big = 0;
+    for (int i = 0; i < n; i++)
+        big |= dh_pset_num(&cfg[i], "group", 0) == 65536;
+    assert_true(big);
+    free(cfg);
+}
+
 /* a landscape over a 2-D grid of configurations, minimum at (5, 3) */
 #define GX 8
 #define GY 6
@@ -365,7 +408,7 @@ int main(void)
 {
     setenv("DH_CACHE_DIR", "/tmp/dh-test-cache", 0);
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(space), cmocka_unit_test(space_default), cmocka_unit_test(strategies), cmocka_unit_test(journal),
+        cmocka_unit_test(space), cmocka_unit_test(space_default), cmocka_unit_test(space_whole), cmocka_unit_test(strategies), cmocka_unit_test(journal),
         cmocka_unit_test(resume), cmocka_unit_test(expressions), cmocka_unit_test(user_kernel),
     };
     return cmocka_run_group_tests_name("tuning", t, NULL, NULL);

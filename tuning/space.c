@@ -51,26 +51,33 @@ static int candidates(const char *domain, const char *def, long *out, int max)
     return n;
 }
 
+#define SPACE_TUNABLES 16
+#define SPACE_VALUES 64         /* an int range's powers of two (at most 63) and its default */
+
 int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev,
                        struct dh_pset *out, int max, int *n, int *n_total)
 {
-    const struct dh_param_def *tun[8];
-    long vals[8][16];
-    int nv[8], nt = 0;
+    const struct dh_param_def *tun[SPACE_TUNABLES];
+    long vals[SPACE_TUNABLES][SPACE_VALUES];
+    int nv[SPACE_TUNABLES], nt = 0;
     *n = *n_total = 0;
-    for (const struct dh_param_def *d = c->bench->params; d && d->name && nt < 8; d++) {
+    for (const struct dh_param_def *d = c->bench->params; d && d->name; d++) {
         if (d->kind != DH_P_TUNABLE || !dh_pset_find(&c->params, d->name))
             continue;           /* absent: this variant/choice does not use it */
-        int k = candidates(d->domain, d->def, vals[nt], 16);
+        if (nt == SPACE_TUNABLES)
+            return -DH_E_RESOURCES;
+        int k = candidates(d->domain, d->def, vals[nt], SPACE_VALUES);
         if (k > 0) {
             tun[nt] = d;
             nv[nt++] = k;
         }
     }
-    int total = 1;
+    long long total = 1;
     for (int t = 0; t < nt; t++)
-        total *= nv[t];
-    *n_total = total;
+        if ((total *= nv[t]) > DH_TUNE_MAX_SPACE)
+            return -DH_E_RESOURCES;
+    *n_total = (int)total;
+    int over = 0;
     struct dh_case cc = *c;
     char why[512];
     for (int idx = 0; idx < total; idx++) {
@@ -86,10 +93,34 @@ int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev
             continue;
         if (cc.bench->check && cc.bench->check(&cc, dev, why, sizeof why))
             continue;
-        if (*n < max)
+        if (!out)
+            (*n)++;                     /* counting only */
+        else if (*n < max)
             out[(*n)++] = cc.params;
+        else
+            over = 1;
     }
-    return 0;
+    return over ? -DH_E_RESOURCES : 0;   /* never a silent cut: the caller says so */
+}
+
+int dh_space_alloc(const struct dh_case *c, const struct dh_device_info *dev,
+                   struct dh_pset **out, int *n, int *n_total, struct dh_err *err)
+{
+    *out = NULL;
+    *n = *n_total = 0;
+    int rc = dh_space_enumerate(c, dev, NULL, 0, n, n_total);    /* count */
+    if (rc)
+        return dh_err_set(err, DH_E_RESOURCES, "%s: its tunables span more than %d "
+                          "configurations before pruning (or more than %d tunables): fix some "
+                          "with --param k=v", c->id, DH_TUNE_MAX_SPACE, SPACE_TUNABLES);
+    int pass = *n;
+    *out = malloc((size_t)(pass > 0 ? pass : 1) * sizeof **out);
+    if (!*out)
+        return dh_err_set(err, DH_E_RESOURCES, "out of memory for a space of %d "
+                          "configurations", pass);
+    return dh_space_enumerate(c, dev, *out, pass, n, n_total)
+           ? dh_err_set(err, DH_E_INTERNAL, "%s: the space changed between two passes", c->id)
+           : 0;
 }
 
 static int tunables_differ(const struct dh_pset *a, const struct dh_pset *b, int *which)

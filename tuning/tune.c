@@ -135,24 +135,12 @@ static int same_tunables(const struct dh_pset *a, const struct dh_pset *b)
     return !strcmp(x, y);
 }
 
-int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_opts *o,
-                 struct dh_err *err)
+/* dh_tune_case over the n configurations cfg of u's space on dev */
+static int tune_space(struct dh_session *s, struct dh_run *u, const struct dh_tune_opts *o,
+                      const struct dh_device_info *dev, struct dh_pset *cfg, int n,
+                      struct dh_err *err)
 {
     struct dh_tuning *t = &u->tune;
-    dh_tuning_release(t);
-    memset(t, 0, sizeof *t);
-    t->best = -1;
-    if (o->mode == DH_TUNE_NONE || !u->c.bench)
-        return 0;
-    const struct dh_device_info *dev = dh_devlist_find(o->devs, u->c.backend, u->c.device);
-    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
-    int n = 0, total = 0;
-    dh_space_enumerate(&u->c, dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
-    t->space = n;
-    t->space_total = total;
-    if (n == 0)
-        return dh_err_set(err, DH_E_CONSTRAINT, "%s: no configuration of its tunables meets "
-                          "the constraints on %s", u->c.id, dev ? dev->name : "this device");
     int def = -1;
     for (int i = 0; i < n; i++)
         if (same_tunables(&cfg[i], &u->c.params))
@@ -238,6 +226,9 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
         k = dh_strategy_run(o->mode, n, nb, max_nb, def, budget, seconds, o->seed, eval,
                             &x, order);
     }
+    if (t->n_eval < k)          /* a record has room for DH_TUNE_MAX_EVALS: said */
+        fprintf(stderr, "harness: %s: %d evaluations, the results record %d of them (the "
+                "tuning journal has every one)\n", u->c.id, k, t->n_eval);
     /* the default configuration is the reference for "speedup over default" */
     if (def >= 0 && ms[def] == -2 && !dh_runner_interrupted() && (budget <= 0 || k < budget))
         eval(&x, def);
@@ -271,4 +262,31 @@ int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_op
     free(order);
     free(nb);
     return x.failed_io ? -DH_E_IO : 0;
+}
+
+int dh_tune_case(struct dh_session *s, struct dh_run *u, const struct dh_tune_opts *o,
+                 struct dh_err *err)
+{
+    struct dh_tuning *t = &u->tune;
+    dh_tuning_release(t);
+    memset(t, 0, sizeof *t);
+    t->best = -1;
+    if (o->mode == DH_TUNE_NONE || !u->c.bench)
+        return 0;
+    const struct dh_device_info *dev = dh_devlist_find(o->devs, u->c.backend, u->c.device);
+    struct dh_pset *cfg;
+    int n = 0, total = 0;
+    int src = dh_space_alloc(&u->c, dev, &cfg, &n, &total, err);
+    if (src)
+        return src;
+    t->space = n;
+    t->space_total = total;
+    if (n == 0) {
+        free(cfg);
+        return dh_err_set(err, DH_E_CONSTRAINT, "%s: no configuration of its tunables meets "
+                          "the constraints on %s", u->c.id, dev ? dev->name : "this device");
+    }
+    int rc = tune_space(s, u, o, dev, cfg, n, err);
+    free(cfg);
+    return rc;
 }

@@ -32,13 +32,20 @@
 enum dh_tune_mode { DH_TUNE_NONE = 0, DH_TUNE_JOURNAL, DH_TUNE_EXHAUSTIVE, DH_TUNE_RANDOM,
                     DH_TUNE_ANNEAL, DH_TUNE_MODEL };
 
-#define DH_TUNE_MAX_CONFIGS 512
+#define DH_TUNE_MAX_CONFIGS 512     /* the tests' fixed arrays */
+#define DH_TUNE_MAX_SPACE (1 << 22) /* configurations before pruning */
 
 /* ---- space (space.c) ---- */
 /* Every pruned configuration of c's tunables: out[i] is c->params with the
- * tunables replaced. *n_total = size before pruning. */
+ * tunables replaced. *n_total = size before pruning. -DH_E_RESOURCES when
+ * more than max pass (the first max are in out) or the space is larger
+ * than DH_TUNE_MAX_SPACE before pruning (*n_total 0 then). */
 int dh_space_enumerate(const struct dh_case *c, const struct dh_device_info *dev,
                        struct dh_pset *out, int max, int *n, int *n_total);
+/* The same into a malloc'd array of every pruned configuration (*out, to
+ * free); an error naming the case when the space is too large. */
+int dh_space_alloc(const struct dh_case *c, const struct dh_device_info *dev,
+                   struct dh_pset **out, int *n, int *n_total, struct dh_err *err);
 
 /* ---- journal (journal.c) ---- */
 struct dh_journal_entry {

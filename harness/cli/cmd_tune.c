@@ -115,9 +115,14 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
         dh_pset_put(&c->params, d->name, d->def, atof(d->def), DH_P_TUNABLE);
     dh_case_identity(c);
 
-    static struct dh_pset cfg[DH_TUNE_MAX_CONFIGS];
+    struct dh_pset *cfg;
     int n = 0, total = 0;
-    dh_space_enumerate(c, dev, cfg, DH_TUNE_MAX_CONFIGS, &n, &total);
+    struct dh_err se = {0};
+    if (dh_space_alloc(c, dev, &cfg, &n, &total, &se)) {
+        fprintf(stderr, "harness tune: %s\n", se.msg);
+        return DH_EXIT_USAGE;
+    }
+    free(cfg);     /* the search enumerates it again (tuning/tune.c) */
     printf("space: %d configurations (%d before constraints)\n", n, total);
     if (!n) {
         fprintf(stderr, "harness tune: no configuration meets the constraints on %s: relax the "
