@@ -34,12 +34,14 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
     --format=csv 2>&1 | tee -a "$out/devices.txt"
 
 log "minb reaches CUDA: cvp baseline, small, minb=0 and 2"
-timeout 120 "$H" run --suite frontier --bench cvp --variant baseline --size small \
-    --backend cuda --param minb=0,2 --tune none --reps 5 --out "$out/minb-check" \
-    > "$out/minb-check.txt" 2>&1
-echo "minb-check: exit $?"
-grep -E "^cvp " "$out/minb-check.txt"
-grep -o 'options="[^"]*DH_MINB=2[^"]*"' "$out/minb-check/results.xml" | head -1
+for mb in 0 2; do
+  timeout 120 "$H" run --suite frontier --bench cvp --variant baseline --size small \
+      --backend cuda --param minb=$mb --tune none --reps 5 --out "$out/minb-check-$mb" \
+      > "$out/minb-check-$mb.txt" 2>&1
+  echo "minb-check minb=$mb: exit $?"
+  grep -E "^cvp " "$out/minb-check-$mb.txt"
+done
+grep -o 'options="[^"]*DH_MINB=2[^"]*"' "$out/minb-check-2/results.xml" | head -1
 
 for b in $benches; do
   log "tuned frontier $b (medium, cuda, --tune model --tune-budget $BUDGET)"
@@ -52,3 +54,6 @@ for b in $benches; do
   grep -E "^(tuned|UNTUNED)" "$out/tuned-frontier-$b.txt"
 done
 log "done"
+# every results file in one archive (what comes back from a GPU machine
+# may be limited in its number of files)
+tar -C "$out" -czf "$out/results.tgz" $(cd "$out" && ls -d minb-check-* tuned-frontier-* 2>/dev/null | grep -v '\.txt$')
