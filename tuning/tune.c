@@ -151,7 +151,24 @@ static int tune_space(struct dh_session *s, struct dh_run *u, const struct dh_tu
          * and driver; defaults when there is none */
         int best = -1;
         double best_ms = 0;
-        for (int i = 0; i < n && o->journal; i++) {
+        /* the journal's lines of this case: only a configuration one of
+         * them names is worth its evaluation key (the kernel source
+         * assembled and hashed), so a case the journal never saw costs
+         * no hashing at all */
+        const struct dh_journal *j = o->journal;
+        int *mine = j ? malloc((size_t)(j->n > 0 ? j->n : 1) * sizeof *mine) : NULL;
+        int nmine = 0;
+        for (int q = 0; mine && q < j->n; q++)
+            if (!strcmp(j->e[q].case_key, u->c.key))
+                mine[nmine++] = q;
+        for (int i = 0; i < n && nmine; i++) {
+            char tb[sizeof j->e->tunables];
+            dh_pset_format(&cfg[i], DH_P_TUNABLE, tb, sizeof tb);
+            int named = 0;
+            for (int q = 0; q < nmine && !named; q++)
+                named = !strcmp(j->e[mine[q]].tunables, tb);
+            if (!named)
+                continue;
             struct dh_case c = u->c;
             c.params = cfg[i];
             char key[17];
@@ -162,6 +179,7 @@ static int tune_space(struct dh_session *s, struct dh_run *u, const struct dh_tu
                 best_ms = je->ms;
             }
         }
+        free(mine);
         if (best >= 0) {
             u->c.params = cfg[best];
             snprintf(t->strategy, sizeof t->strategy, o->tuned ? "tuned" : "journal");
