@@ -10,6 +10,7 @@ Q       := $(if $(V),,@)
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 GIT_REV    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+VERSION    := $(shell cat VERSION 2>/dev/null || echo 0)
 
 WARN     := -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers $(if $(WERROR),-Werror,)
 # -ffp-contract=off: CPU references round every operation, like the kernels
@@ -49,7 +50,7 @@ EMBED_ARGS := dh_src_lib_dialect=suites/lib/dialect.h dh_src_lib_tdr=suites/lib/
 
 OBJDIR := $(BUILD)/obj
 OBJ := $(SRC:%.c=$(OBJDIR)/%.o) $(CXXSRC:%.cpp=$(OBJDIR)/%.o) $(OBJDIR)/embed.o \
-       $(OBJDIR)/codehash.o
+       $(OBJDIR)/codehash.o $(OBJDIR)/version.o
 
 .DEFAULT_GOAL := all
 .PHONY: all run test test-quick unit-tests deps clean FORCE
@@ -68,8 +69,7 @@ $(BUILD)/harness: $(OBJ)
 $(OBJDIR)/%.o: %.c $(BUILD)/.flags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(findstring backends/cuda,$<),$(CUDA_FLAGS)) \
-	    $(if $(findstring results/xml_write,$<),-DDH_GIT_REV='"$(GIT_REV)"') -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(if $(findstring backends/cuda,$<),$(CUDA_FLAGS)) -c $< -o $@
 
 $(OBJDIR)/%.o: %.cpp $(BUILD)/.flags
 	@mkdir -p $(dir $@)
@@ -103,11 +103,67 @@ $(BUILD)/codehash.c: FORCE
 $(OBJDIR)/codehash.o: $(BUILD)/codehash.c
 	$(Q)$(CC) -c $< -o $@
 
-# results/xml_write.o records the revision: rebuild it when HEAD moves
-$(OBJDIR)/results/xml_write.o: $(wildcard .git/HEAD .git/index)
+# the version and the revision of this build (`harness --version`, every
+# results file): made on every build, replaced only when either moved
+$(BUILD)/version.c: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)printf 'const char dh_version[] = "%s";\nconst char dh_git_rev[] = "%s";\n' \
+	    '$(VERSION)' '$(GIT_REV)' > $@.new; cmp -s $@.new $@ && rm -f $@.new || mv $@.new $@
+
+$(OBJDIR)/version.o: $(BUILD)/version.c
+	$(Q)$(CC) -c $< -o $@
 
 deps:
-	$(Q)bash ci/deps.sh
+	$(Q)bash ci/deps.sh run
+deps-test:
+	$(Q)bash ci/deps.sh test
+
+# ---- the documentation site, man pages, install ----
+# `make docs`: docs/ as a static site in build/site (mkdocs --strict: a
+# broken link, or a page missing from mkdocs.yml's nav, fails the build);
+# docs/reference/options.md is made first from the built harness, and
+# docs/changelog.md is CHANGELOG.md (neither is kept in git)
+.PHONY: docs man install uninstall
+docs: $(BUILD)/harness
+	$(Q)bash tools/options-md.sh $(BUILD)/harness > docs/reference/options.md.new && \
+	    mv docs/reference/options.md.new docs/reference/options.md
+	$(Q)cp CHANGELOG.md docs/changelog.md
+	$(Q)mkdocs build --strict --quiet --site-dir $(abspath $(BUILD))/site
+	@echo "docs: $(BUILD)/site/index.html"
+
+# man pages: harness(1) and harness-CMD(1), from each command's --help
+MAN_DIR ?= $(BUILD)/man
+man: $(BUILD)/harness
+	$(Q)rm -rf $(MAN_DIR) && bash tools/man.sh $(BUILD)/harness $(MAN_DIR)
+
+# `make install PREFIX=/usr/local DESTDIR=`: the binary, the HIP plugin
+# when built, the man pages, bash completion, the schemas and the example
+# kernel; `make uninstall` removes exactly those. install-files copies
+# what is built, building nothing (tests/test_install.c runs it).
+PREFIX  ?= /usr/local
+BINDIR  := $(PREFIX)/bin
+PKGLIB  := $(PREFIX)/lib/divharness
+MANDIR  := $(PREFIX)/share/man/man1
+COMPDIR := $(PREFIX)/share/bash-completion/completions
+DOCDIR  := $(PREFIX)/share/doc/divharness
+DOC_FILES := README.md CHANGELOG.md LICENSE results/divharness-1.xsd suites/lib/descriptor-1.xsd \
+             suites/lib/descriptor-2.xsd tuning/examples/branch_sum.xml tuning/examples/branch_sum.k
+.PHONY: install-files
+install: all man
+	$(Q)$(MAKE) --no-print-directory install-files
+install-files:
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 $(BUILD)/harness $(DESTDIR)$(BINDIR)/harness
+	if [ -f $(BUILD)/lib/libdh-hip.so ]; then install -d $(DESTDIR)$(PKGLIB) && \
+	    install -m 644 $(BUILD)/lib/libdh-hip.so $(DESTDIR)$(PKGLIB)/; fi
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 completions/harness.bash $(DESTDIR)$(COMPDIR)/harness
+	install -m 644 $(wildcard $(DOC_FILES)) $(DESTDIR)$(DOCDIR)/
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/harness $(DESTDIR)$(MANDIR)/harness.1 \
+	    $(DESTDIR)$(MANDIR)/harness-*.1 $(DESTDIR)$(COMPDIR)/harness
+	rm -f $(DESTDIR)$(PKGLIB)/libdh-hip.so $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_FILES)))
+	-rmdir $(DESTDIR)$(PKGLIB) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 RUN_OUT ?= results/runs/$(shell date +%Y%m%d-%H%M%S)
 run: deps all
@@ -134,7 +190,7 @@ $(BUILD)/tools/model_prefix: tools/model_prefix.c $(LIB_OBJ)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
-# cpu_tdr's host work timed without a device (README "How a run is measured")
+# cpu_tdr's host work timed without a device (docs/guide/measurement.md)
 $(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LD    $@"
@@ -143,7 +199,7 @@ $(BUILD)/tools/hostbench: tools/hostbench.c $(LIB_OBJ)
 # the packages first, then the build on every core, then the tests side by
 # side (ci/test.sh: JOBS programs at a time)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test: deps
+test: deps-test
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all unit-tests
 	$(Q)JOBS=$(JOBS) bash ci/test.sh $(BUILD) full
 
@@ -162,7 +218,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 .PHONY: fuzz fuzz-build fuzz-targets
-fuzz: deps fuzz-build
+fuzz: deps-test fuzz-build
 	$(Q)JOBS=$(JOBS) bash ci/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=$(FUZZ_BUILD) CC=clang NO_CUDA=1 \

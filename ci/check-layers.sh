@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ci/check-layers.sh — the direction of every dependency (README "Layout").
+# ci/check-layers.sh — the direction of every dependency (docs/development/layout.md).
 #
 # Each folder of the code is a room with a floor; an #include may point at
 # its own room or at a lower floor, never up and never sideways into a

@@ -1,24 +1,52 @@
 #!/usr/bin/env bash
-# ci/deps.sh — install the Debian packages divharness needs, when missing.
+# ci/deps.sh [run|test|hip|docs|all]... — install the Debian packages one
+# purpose of divharness needs, when missing (default: run).
+#   run   build the harness, run suites on PoCL, write and draw reports
+#         (`make run`, `make`, `make install`'s man pages)
+#   hip   the HIP backend's AMD compile check and its AMD plugin
+#   docs  the documentation site (`make docs`)
+#   test  run + hip + docs + the test tools: cmocka, libfiu, a one-node
+#         Slurm, clang and its runtimes for the fuzz targets, and an
+#         nvdisasm that reads NVRTC 13's CUBINs (`make test`, `.ci/run`)
+#   all   every set
 # As root it runs apt-get; otherwise it prints the exact line and stops.
 set -euo pipefail
-pkgs=(gcc g++ make pkg-config libxml2-dev libxml2-utils libcmocka-dev
-      ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      gnuplot-nox
-      libxxhash-dev                      # the workload cache's keys and checksums
+run=(gcc g++ make pkg-config libxml2-dev libxml2-utils
+     ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+     gnuplot-nox                        # the report's charts
+     libxxhash-dev                      # the workload cache's keys and checksums
+     help2man)                          # the man pages, from each command's --help
+hip=(hipcc libamdhip64-dev)
+docs=(mkdocs)
+test=(libcmocka-dev
+      fiu-utils                          # failing fsync/rename/fdatasync
+      slurmctld slurmd slurm-client munge  # harness slurm on a one-node Slurm
       clang libclang-rt-dev libomp-dev   # make fuzz: libFuzzer, ASan, UBSan
-      fiu-utils                          # tests: failing fsync/rename/fdatasync
-      slurmctld slurmd slurm-client munge  # tests: harness slurm on a one-node Slurm
-      hipcc libamdhip64-dev)   # the HIP backend's AMD compile check and plugin
+      bash-completion)                   # the completion script's test
+pkgs=(); nvdisasm=0
+[ $# -eq 0 ] && set -- run
+for purpose in "$@"; do
+  case $purpose in
+    run)  pkgs+=("${run[@]}") ;;
+    hip)  pkgs+=("${hip[@]}") ;;
+    docs) pkgs+=("${docs[@]}") ;;
+    test) pkgs+=("${run[@]}" "${hip[@]}" "${docs[@]}" "${test[@]}"); nvdisasm=1 ;;
+    all)  pkgs+=("${run[@]}" "${hip[@]}" "${docs[@]}" "${test[@]}"); nvdisasm=1 ;;
+    list) printf 'run: %s\nhip: %s\ndocs: %s\ntest: run hip docs %s\n' "${run[*]}" \
+              "${hip[*]}" "${docs[*]}" "${test[*]}"; exit 0 ;;
+    *) echo "ci/deps.sh: unknown purpose '$purpose': choose run, test, hip, docs, all or list" >&2
+       exit 64 ;;
+  esac
+done
 missing=()
-for p in "${pkgs[@]}"; do
+for p in $(printf '%s\n' "${pkgs[@]}" | sort -u); do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # an nvdisasm that reads NVRTC 13's CUBINs (`harness blocks`, test_sass;
 # Debian's is CUDA 11.8's): PyPI's, into its own folder; best effort, the
 # tests that need it are SKIPPED without it
 nvd_dir=/opt/divharness-nvdisasm
-if [ "$(id -u)" -eq 0 ] && [ ! -x "$nvd_dir/nvidia/cu13/bin/nvdisasm" ] \
+if [ "$nvdisasm" = 1 ] && [ "$(id -u)" -eq 0 ] && [ ! -x "$nvd_dir/nvidia/cu13/bin/nvdisasm" ] \
    && command -v python3 >/dev/null; then
   python3 -m pip install --quiet --target "$nvd_dir" "nvidia-cuda-nvdisasm>=13" >&2 \
     || echo "ci/deps.sh: nvidia-cuda-nvdisasm not installed (harness blocks needs it)" >&2

@@ -290,7 +290,7 @@ measured|measured-2|measured-tdr|each)
   # each: the benchmarks whose tables declare blocks decided each
   # iteration (dh_bb_def.each: ms, bfs, pb), their baselines with
   # measured costs, then with their preferred costs (e-*) and BFS's and
-  # PB's cpu_tdr regroupings as README's Table V runs them, counters on.
+  # PB's cpu_tdr regroupings as Table V runs them (docs/results/h100-model.md), counters on.
   mkdir -p "$out/measured-dump"
   mrun() {
     local name=$1; shift
@@ -434,7 +434,7 @@ model-ncu)
   done | tee "$out/model-ncu.txt" ;;
 pb-static-ncu)
   # PB's static map against the baseline and hot, one launch each under ncu
-  # at k=3 s=2 and k=2 s=2: README's prediction for static_trips is about
+  # at k=3 s=2 and k=2 s=2: the prediction in docs/results/ for static_trips is about
   # 13% fewer warp instructions at k=3 s=2 and twice the store sectors
   log "pb static_trips under ncu (${SIZE:-medium})"
   m=dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed
@@ -456,8 +456,8 @@ micro-gap)
   # micro's multi-item remap (scan_multi, wg 512, ipl IPL, default 16)
   # against cpu_tdr's own kernel (mb_rr, key regrouping), one launch each
   # under ncu at each of PATHS (default "2 8"): instructions, issue rate,
-  # active cycles, warps active, stall reasons (README "Where the rest of
-  # the gap is")
+  # active cycles, warps active, stall reasons (docs/results/h100-micro.md,
+  # "Where the rest of the gap is")
   log "micro gap under ncu (ipl ${IPL:-16}, paths ${PATHS:-2 8})"
   m=smsp__inst_executed.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active
   m=$m,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__time_duration.sum

@@ -27,6 +27,10 @@ fi
 [ -x "$build/harness" ] || { echo "hip-amd-check: no $build/harness (run make)"; exit 3; }
 tmp=$(mktemp -d /tmp/dh-hip-amd.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# clang's HIP driver leaves two empty folders in TMPDIR per build (669
+# builds: 1,338 folders in /tmp per check): its scratch goes here instead
+mkdir -p "$tmp/scratch"
+export TMPDIR=$tmp/scratch
 
 wave_of() {  # gfx9 (GCN/CDNA) runs wave64; gfx10 and later default to wave32
   case $1 in gfx9*|gfx8*) echo 64 ;; *) echo 32 ;; esac

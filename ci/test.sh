@@ -10,7 +10,7 @@
 # seconds) and, for a program that took 10 s or more, its slowest tests;
 # then a total with the wall time. Exits nonzero if any test failed.
 #
-# Tiers (README "Tests"):
+# Tiers (docs/development/tests.md):
 #   full  — everything: device runs on PoCL, the harness end to end, the
 #           AMD compile check, the sanitizer pass (`make test`);
 #   quick — the same programs with DH_TEST_QUICK=1: a test that needs a
@@ -83,7 +83,7 @@ summarize() {
   fi
 }
 
-# the direction of every include (README "Layout")
+# the direction of every include (docs/development/layout.md)
 if ! bash "$here/check-layers.sh"; then fail=1; total_fail=$((total_fail + 1)); fi
 
 # the sanitizer build first (full tier): its unit tests then join the one

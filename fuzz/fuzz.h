@@ -1,6 +1,6 @@
 /* fuzz.h — what the fuzz targets share: a private folder in memory-backed
  * storage and writing an input there. Each target is a libFuzzer entry
- * point built with ASan + UBSan (`make fuzz`, README "Reliability"). */
+ * point built with ASan + UBSan (`make fuzz`, docs/development/reliability.md). */
 #ifndef DH_FUZZ_H
 #define DH_FUZZ_H
 

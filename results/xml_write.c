@@ -15,12 +15,8 @@
 #include "xml.h"
 #include "../harness/support/fs.h"
 
-#ifndef DH_GIT_REV
-#define DH_GIT_REV "unknown"
-#endif
-#ifndef DH_VERSION
-#define DH_VERSION "0.1"
-#endif
+/* made by the build (Makefile: $(BUILD)/version.c) */
+extern const char dh_version[], dh_git_rev[];
 
 void dh_now_iso(char *out, size_t len)
 {
@@ -55,8 +51,8 @@ void dh_env_fill(struct dh_env *e, int argc, char **argv)
     if (f)
         fclose(f);
     snprintf(e->compiler, sizeof e->compiler, "gcc %s", __VERSION__);
-    snprintf(e->harness, sizeof e->harness, "divharness %s", DH_VERSION);
-    snprintf(e->git_revision, sizeof e->git_revision, "%s", DH_GIT_REV);
+    snprintf(e->harness, sizeof e->harness, "divharness %s", dh_version);
+    snprintf(e->git_revision, sizeof e->git_revision, "%s", dh_git_rev);
     dh_now_iso(e->started, sizeof e->started);
     size_t o = 0;
     for (int i = 0; i < argc && o < sizeof e->command - 1; i++)

@@ -2,7 +2,7 @@
 """plant_slowdown.py IN.xml OUT.xml KEY [FACTOR [SERIES]] — a copy of a
 results file with the kernel samples of the run whose key is KEY multiplied
 by FACTOR (default 1.10): the planted slowdown that `harness compare IN.xml
-OUT.xml` must call "slower" (README, "Regression checks"). KEY may be
+OUT.xml` must call "slower" (docs/guide/regression-checks.md). KEY may be
 "all". SERIES "host" scales the host samples instead (a cpu_tdr host
 regression, judged on end-to-end time).
 

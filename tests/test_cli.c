@@ -1,5 +1,5 @@
 /* test_cli.c — the `harness` command as a user meets it: exit codes and
- * messages as README states them, numbers parsed whole, outputs only where
+ * messages as the docs state them, numbers parsed whole, outputs only where
  * asked. Runs the built binary (beside tests/) in a private folder. */
 #include <fcntl.h>
 #include <limits.h>
@@ -97,7 +97,7 @@ static void help_everywhere(void **st)
     (void)st;
     const char *cmds[] = {"run", "list", "devices", "validate", "tune", "tune-study", "compare",
                           "merge", "slurm", "baseline", "report", "history", "export", "rerun",
-                          "emit"};
+                          "emit", "study", "cache", "blocks"};
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
         const char *a[] = {cmds[k], "--help", NULL};
         int rc = run(tmpdir, a);
@@ -105,6 +105,25 @@ static void help_everywhere(void **st)
             fprintf(stderr, "%s --help: exit %d\n%s\n", cmds[k], rc, out);
         assert_int_equal(rc, 0);
         assert_non_null(strstr(out, "usage"));
+        /* every file of the repository a usage text names exists (tune's
+         * named tuning/descriptor-1.xsd, which never did) */
+        for (const char *p = out; (p = strpbrk(p, "abcdefghijklmnopqrstuvwxyz")); ) {
+            size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-./");
+            char path[256];
+            if (n < sizeof path && memchr(p, '/', n) && (p == out || p[-1] == ' ' || p[-1] == '(')) {
+                memcpy(path, p, n);
+                path[n] = 0;
+                while (n && path[n - 1] == '.') path[--n] = 0;
+                const char *dot = strrchr(path, '.');
+                if (dot && (!strcmp(dot, ".xsd") || !strcmp(dot, ".xml") || !strcmp(dot, ".k") ||
+                            !strcmp(dot, ".md") || !strcmp(dot, ".sh"))) {
+                    if (access(path, F_OK))
+                        fprintf(stderr, "%s --help names %s, which does not exist\n", cmds[k], path);
+                    assert_int_equal(access(path, F_OK), 0);
+                }
+            }
+            p += n ? n : 1;
+        }
     }
 }
 
@@ -159,7 +178,7 @@ static void emit_bench(void **st)
 }
 
 /* A descriptor whose entry never matches its reference: every
- * configuration is wrong, and tune says so with exit 1 (README), after one
+ * configuration is wrong, and tune says so with exit 1 (docs/reference/commands.md), after one
  * evaluation when the budget is one (it ran two), writing nothing under
  * ./results when --out names the folder. */
 static void tune_wrong_kernel(void **st)
@@ -484,10 +503,12 @@ static void write_faults(void **st)
     char *t = slurp(x, &l0);
     assert_true(l0 < sizeof before);
     memcpy(before, t, l0 + 1);
+    /* -f "": no control fifos (by default fiu-run leaves a pair,
+     * /tmp/fiu-ctrl-PID.in and .out, behind for every process) */
     const char *points[] = {"enable name=posix/io/sync/fsync,failinfo=5",
                             "enable name=posix/io/dir/rename,failinfo=28"};
     for (int k = 0; k < 2; k++) {
-        const char *f[] = {"-x", "-c", points[k], harness, "run", "--suite", "micro",
+        const char *f[] = {"-f", "", "-x", "-c", points[k], harness, "run", "--suite", "micro",
                            "--variant", "baseline", "--param", "paths=2", "--reps", "3",
                            "--out", o, "--fresh", NULL};
         assert_int_equal(run_prog("fiu-run", tmpdir, f), 3);
@@ -503,7 +524,7 @@ static void write_faults(void **st)
     setenv("DH_JOURNAL", j, 1);
     char to[256];
     snprintf(to, sizeof to, "%s/tune-faults", tmpdir);
-    const char *g[] = {"-x", "-c", "enable name=posix/io/sync/fdatasync,failinfo=28", harness,
+    const char *g[] = {"-f", "", "-x", "-c", "enable name=posix/io/sync/fdatasync,failinfo=28", harness,
                        "tune", "--descriptor", d, "--out", to, NULL};
     run_prog("fiu-run", tmpdir, g);
     assert_non_null(strstr(out, "cannot append to the tuning journal"));

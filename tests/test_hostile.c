@@ -1,5 +1,5 @@
 /* test_hostile.c — planted links and special files at the names the
- * harness creates (README "Reliability", threat model): a link at a
+ * harness creates (docs/development/reliability.md, threat model): a link at a
  * results file's temporary, at a folder's lock or at a program-cache
  * temporary never lets a write reach the file it points to; a FIFO where
  * a results or JUnit file is to go is refused, never renamed over; a

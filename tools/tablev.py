@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/tablev.py — README's Table V: measured cpu_tdr kernel speedups from
+"""tools/tablev.py — Table V (docs/results/h100-model.md): measured cpu_tdr kernel speedups from
 one results file (the H100's committed runs) against the BBV model's
 predictions from another (the same cases run where the BBVs were taken,
 priced as the measuring device: tools/tablev.sh).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/tablev.sh OUT_DIR — README's Table V (the BBV model on the H100)
+# tools/tablev.sh OUT_DIR — Table V, docs/results/h100-model.md (the BBV model on the H100)
 # recomputed on this machine from committed results: the BBVs and the
 # regroupings' orders come from runs of the same cases on the local
 # OpenCL device (BBVs do not depend on the device), priced as the H100

@@ -8,7 +8,9 @@
  * and is always compiled in. The first probe() looks for the plugin:
  *   1. $DH_HIP_PLUGIN (a path), else
  *   2. lib/libdh-hip.so beside the harness binary (build/lib/), else
- *   3. ../lib/libdh-hip.so (the test programs in build/tests/).
+ *   3. ../lib/libdh-hip.so (the test programs in build/tests/), else
+ *   4. ../lib/divharness/libdh-hip.so (an installed harness: `make install`
+ *      puts the binary in PREFIX/bin, the plugin in PREFIX/lib/divharness).
  * No plugin, or one that cannot load (HIP runtime or CUDA driver missing),
  * is "0 devices" plus the reason, never a failed start.
  *
@@ -55,7 +57,8 @@ static int dh__hip_find(void)
     if (!slash)
         return -1;
     *slash = 0;
-    const char *rel[] = {"lib/" DH_HIP_PLUGIN_FILE, "../lib/" DH_HIP_PLUGIN_FILE};
+    const char *rel[] = {"lib/" DH_HIP_PLUGIN_FILE, "../lib/" DH_HIP_PLUGIN_FILE,
+                         "../lib/divharness/" DH_HIP_PLUGIN_FILE};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         snprintf(dh__hip_path, sizeof dh__hip_path, "%s/%s", exe, rel[i]);
         if (dh__hip_exists(dh__hip_path))
@@ -196,7 +199,7 @@ static int dh__hip_launch(struct dh_program *prog, const struct dh_launch *l,
 }
 
 /* counters: NULL. HIP has none here; the harness says CFE comes from the
- * model (AMD's equivalent would be rocprof's VALUUtilization, README). */
+ * model (AMD's equivalent would be rocprof's VALUUtilization). */
 const struct dh_backend_ops dh_backend_hip = {
     .abi = DH_BACKEND_ABI,
     .name = "hip",

@@ -31,7 +31,7 @@ static void blocks_usage(FILE *f)
         "  --kernel NAME   the kernel (default: the one named *_baseline)\n"
         "  --sass FILE     read this nvdisasm -c -gi listing instead of compiling\n"
         "  --costs         print the sm_90 issue-cost table and stop\n"
-        "nvdisasm: $DH_NVDISASM, else on PATH; it must read NVRTC's CUBINs (README).\n"
+        "nvdisasm: $DH_NVDISASM, else on PATH; it must read NVRTC's CUBINs (docs/getting-started.md).\n"
         "exit codes: 0 ok, 3 no NVRTC/nvdisasm or a failed compile, 64 usage error\n");
 }
 

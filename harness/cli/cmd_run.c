@@ -29,7 +29,7 @@ static void run_usage(FILE *f)
         "usage: harness run --suite S [options]\n"
         "       harness run --descriptor FILE.xml [options]\n"
         "  --suite S              suite to run (%s), or all: every suite\n"
-        "  --descriptor FILE.xml  your own kernel, declared (README \"Your own kernel\";\n"
+        "  --descriptor FILE.xml  your own kernel, declared (docs/guide/your-own-kernel.md;\n"
         "                         example: tuning/examples/branch_sum.xml)\n"
         "  --bench B[,B...]       benchmarks of the suite (default: all)\n"
         "  --variant V[,V...]|all baseline, cpu_tdr, gpu_tdr, melded (default: all)\n"
@@ -238,7 +238,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     const char *cache_dir = NULL, *cache_limit = NULL;
     int no_cache = 0;
     /* auto unless asked: measured not to disturb the timed runs on the
-     * GPU machines (README "Overlap"); it stays off on CPU devices */
+     * GPU machines (docs/guide/measurement.md, "Overlap"); it stays off on CPU devices */
     enum dh_overlap_mode overlap = DH_OVERLAP_AUTO;
     int overlap_asked = 0;
     struct dh_tune_opts tune = {.mode = DH_TUNE_JOURNAL, .reps = 3, .seed = 1,

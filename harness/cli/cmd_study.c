@@ -49,7 +49,7 @@ static void study_usage(FILE *f)
         "  technique pays where: per workload and target each technique's tuned speedup\n"
         "  over the tuned baseline with its 95%% interval, the best marked, geometric\n"
         "  means per suite and target, baseline CFE and remap ceiling, heat maps and\n"
-        "  bar charts (README \"Studies\").\n"
+        "  bar charts (docs/guide/studies.md).\n"
         "  --suite S[,S...]     suites (one `harness run` each)\n"
         "  --backend B[,B...]   backends (default opencl); all: every backend with a device\n"
         "  --device N[,N...]    device indices within each backend (default 0); all: every\n"

@@ -21,7 +21,8 @@ static void usage(FILE *f)
             "[--device N]\n       [--tune exhaustive|random|anneal|model] [--tune-budget N] "
             "[--tune-reps N] [--reps N] [--timeout S] [--out DIR]\n"
             "  tunes a kernel written in the dialect, described by FILE.xml (schema "
-            "tuning/descriptor-1.xsd;\n  example: tuning/examples/branch_sum.xml)\n");
+            "suites/lib/descriptor-2.xsd,\n  version 1: suites/lib/descriptor-1.xsd; "
+            "example: tuning/examples/branch_sum.xml;\n  docs/guide/your-own-kernel.md)\n");
 }
 
 int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)

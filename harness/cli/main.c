@@ -6,6 +6,22 @@
 #include <string.h>
 
 #include "cli.h"
+#include "../../backends/backend.h"
+
+/* made by the build (Makefile: $(BUILD)/version.c) */
+extern const char dh_version[], dh_git_rev[];
+
+/* `harness --version` (and `harness CMD --version`): the version, the
+ * revision it was built from, the backends compiled in */
+static int version(void)
+{
+    printf("harness (divharness) %s\ngit revision %s\nbackends built in:", dh_version,
+           dh_git_rev);
+    for (int i = 0; i < dh_backend_count(); i++)
+        printf("%s %s", i ? "," : "", dh_backend_at(i)->name);
+    printf("\n");
+    return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -34,6 +50,7 @@ static void usage(FILE *f)
         "  cache     the workload cache: show, clear or verify its entries\n"
         "  blocks    a benchmark's blocks priced by hand and from its compiled sm_90 code\n"
         "  help      this text; `harness run --help` for the options of run\n"
+        "  --version the version, its git revision and the backends built in\n"
         "\n"
         "exit codes: 0 ok, 1 a result was wrong, 2 compare found a regression,\n"
         "            3 infrastructure/data problem,\n"
@@ -47,6 +64,9 @@ int main(int argc, char **argv)
         return DH_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version") ||
+        (argc == 3 && !strcmp(argv[2], "--version")))
+        return version();
     /* --help of the commands without a usage text of their own: one
      * answer, on stdout, exit 0, for every command */
     static const char *const brief[][2] = {
@@ -111,6 +131,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache, blocks or help\n", cmd);
+            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache, blocks, help or --version\n", cmd);
     return DH_EXIT_USAGE;
 }

@@ -1,5 +1,4 @@
-/* remap.c — the remap overhead of a gpu_tdr case (README "Reading the
- * table"): what the on-GPU remap costs where there is nothing to gain. On
+/* remap.c — the remap overhead of a gpu_tdr case (docs/guide/reading-the-table.md): what the on-GPU remap costs where there is nothing to gain. On
  * the same device and workload, the input is put in path order the way the
  * benchmark's cpu_tdr puts it (regroup=key, applied by dlt where cpu_tdr
  * moves data, by rr where it redirects), and two kernels are measured on

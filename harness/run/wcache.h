@@ -2,8 +2,7 @@
  * CPU reference) and its BBVs kept on disk between runs, so a nightly does
  * not make them again. The entries are harness/support/store.h's
  * (checksummed, written atomically, evicted least recently used first);
- * this file says what goes in them and what keys them. README "Workload
- * cache" is the user's account, with the reasons for each key.
+ * this file says what goes in them and what keys them. docs/guide/workload-cache.md is the user's account, with the reasons for each key.
  *
  * Host data key: the cache's format, the benchmark (suite/name), its code
  * (built-in: the SHA-256 of its folder and the shared generator code,

@@ -82,7 +82,7 @@ struct dh_cmp_opts {
 };
 /* The e2e (host time) defaults: host work is timed on at least 5
  * repetitions (harness/run/measure.c), and host medians of one case move
- * between runs far more than kernel medians (README "Regression checks":
+ * between runs far more than kernel medians (docs/guide/regression-checks.md:
  * the A/A runs that chose 20%). */
 #define DH_CMP_HOST_THRESHOLD 0.20
 #define DH_CMP_HOST_MIN_SAMPLES 5

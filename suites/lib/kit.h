@@ -21,7 +21,7 @@
  * kernels in sequence, iterations) declares a launch hook and keeps the
  * rest (dh_kit_launch runs one entry with its declared arguments).
  *
- * README "Writing a benchmark" walks through one; micro/branch is the
+ * docs/guide/writing-a-benchmark.md walks through one; micro/branch is the
  * smallest real one.
  */
 #ifndef DH_KIT_H

@@ -44,7 +44,7 @@
  * PoCL runs every form at every default workload in about two seconds.
  *
  * What nvcc makes of it (sm_90): pcm.k's header; the H100 prediction:
- * the README's darm paragraph.
+ * docs/results/h100-darm.md.
  */
 #include <stdint.h>
 #include <stdlib.h>
