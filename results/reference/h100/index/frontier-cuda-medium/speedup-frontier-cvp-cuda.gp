@@ -1,0 +1,37 @@
+# speedup-frontier-cvp-cuda.gp — made by `harness report` from the results named by `source`.
+# Edit freely, then redraw in this folder: gnuplot speedup-frontier-cvp-cuda.gp
+# (writes speedup-frontier-cvp-cuda.png and speedup-frontier-cvp-cuda.svg; the data is speedup-frontier-cvp-cuda.dat)
+source = 'results/reference/h100/frontier-cuda-medium.xml'
+set datafile separator "\t"
+do for [fmt in "png svg"] {
+  if (fmt eq "png") {
+    set terminal pngcairo noenhanced size 900,520 font "DejaVu Sans,10"
+  } else {
+    set terminal svg noenhanced size 900,520 dynamic font "DejaVu Sans,10" background rgb "white"
+  }
+  set output "speedup-frontier-cvp-cuda.".fmt
+  reset
+  set datafile separator "\t"
+  set style fill solid 0.85 border lc rgb "#555555"
+  set grid ytics lc rgb "#dddddd" lt 1
+  set border 3
+  set tics nomirror out
+  set title 'frontier/cvp: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H100 80GB HBM3'
+  set ylabel "speedup (x)"
+  set yrange [0:*]
+  set key outside right top vertical Left reverse
+  set bmargin 3
+  set xtics ('(one workload)' 0)
+  set xrange [-0.6:0.6]
+  plot \
+    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
+    "speedup-frontier-cvp-cuda.dat" index 0 using 1:2:(0.1840) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-frontier-cvp-cuda.dat" index 1 using 1:2:(0.1840) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=dgi]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-frontier-cvp-cuda.dat" index 2 using 1:2:(0.1840) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=dgi_scan]', \
+    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-frontier-cvp-cuda.dat" index 3 using 1:2:(0.1840) with boxes lc rgb "#b07aa1" title 'melded', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set output
+}

@@ -1,0 +1,39 @@
+# speedup-parboil-histo-cuda.gp — made by `harness report` from the results named by `source`.
+# Edit freely, then redraw in this folder: gnuplot speedup-parboil-histo-cuda.gp
+# (writes speedup-parboil-histo-cuda.png and speedup-parboil-histo-cuda.svg; the data is speedup-parboil-histo-cuda.dat)
+source = 'results/reference/h100/parboil/parboil-cuda.xml'
+set datafile separator "\t"
+do for [fmt in "png svg"] {
+  if (fmt eq "png") {
+    set terminal pngcairo noenhanced size 900,520 font "DejaVu Sans,10"
+  } else {
+    set terminal svg noenhanced size 900,520 dynamic font "DejaVu Sans,10" background rgb "white"
+  }
+  set output "speedup-parboil-histo-cuda.".fmt
+  reset
+  set datafile separator "\t"
+  set style fill solid 0.85 border lc rgb "#555555"
+  set grid ytics lc rgb "#dddddd" lt 1
+  set border 3
+  set tics nomirror out
+  set title 'parboil/histo: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H100 80GB HBM3'
+  set ylabel "speedup (x)"
+  set yrange [0:*]
+  set key outside right top vertical Left reverse
+  set bmargin 3
+  set xtics ('(one workload)' 0)
+  set xrange [-0.6:0.6]
+  plot \
+    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
+    "speedup-parboil-histo-cuda.dat" index 0 using 1:2:(0.1472) with boxes lc rgb "#edc948" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-histo-cuda.dat" index 1 using 1:2:(0.1472) with boxes lc rgb "#edc948" title 'gpu_tdr[alg=hot]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-histo-cuda.dat" index 2 using 1:2:(0.1472) with boxes lc rgb "#b07aa1" title 'gpu_tdr[alg=dgi]', \
+    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-histo-cuda.dat" index 3 using 1:2:(0.1472) with boxes lc rgb "#ff9da7" title 'gpu_tdr[alg=hot_warp]', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-histo-cuda.dat" index 4 using 1:2:(0.1472) with boxes lc rgb "#9c755f" title 'gpu_tdr[alg=dgi_scan]', \
+    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set output
+}

@@ -1,0 +1,43 @@
+# speedup-darm-nqu-cuda.gp — made by `harness report` from the results named by `source`.
+# Edit freely, then redraw in this folder: gnuplot speedup-darm-nqu-cuda.gp
+# (writes speedup-darm-nqu-cuda.png and speedup-darm-nqu-cuda.svg; the data is speedup-darm-nqu-cuda.dat)
+source = 'results/reference/h200/night/night-all.xml'
+set datafile separator "\t"
+do for [fmt in "png svg"] {
+  if (fmt eq "png") {
+    set terminal pngcairo noenhanced size 900,520 font "DejaVu Sans,10"
+  } else {
+    set terminal svg noenhanced size 900,520 dynamic font "DejaVu Sans,10" background rgb "white"
+  }
+  set output "speedup-darm-nqu-cuda.".fmt
+  reset
+  set datafile separator "\t"
+  set style fill solid 0.85 border lc rgb "#555555"
+  set grid ytics lc rgb "#dddddd" lt 1
+  set border 3
+  set tics nomirror out
+  set title 'darm/nqu: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H200'
+  set ylabel "speedup (x)"
+  set yrange [0:*]
+  set key outside right top vertical Left reverse
+  set bmargin 4
+  set xtics ('order=natural'."\n".'per_launch=all' 0, 'order=natural'."\n".'per_launch=2wg' 1, 'order=random'."\n".'per_launch=all' 2)
+  set xrange [-0.6:2.6]
+  plot \
+    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
+    "speedup-darm-nqu-cuda.dat" index 0 using 1:2:(0.1051) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 1 using 1:2:(0.1051) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 2 using 1:2:(0.1051) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 3 using 1:2:(0.1051) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 4 using 1:2:(0.1051) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=refill]', \
+    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 5 using 1:2:(0.1051) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
+    "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 6 using 1:2:(0.1051) with boxes lc rgb "#4e79a7" title 'melded[meld=pred]', \
+    "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set output
+}

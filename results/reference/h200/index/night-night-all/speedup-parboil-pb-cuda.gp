@@ -1,0 +1,55 @@
+# speedup-parboil-pb-cuda.gp — made by `harness report` from the results named by `source`.
+# Edit freely, then redraw in this folder: gnuplot speedup-parboil-pb-cuda.gp
+# (writes speedup-parboil-pb-cuda.png and speedup-parboil-pb-cuda.svg; the data is speedup-parboil-pb-cuda.dat)
+source = 'results/reference/h200/night/night-all.xml'
+set datafile separator "\t"
+do for [fmt in "png svg"] {
+  if (fmt eq "png") {
+    set terminal pngcairo noenhanced size 984,520 font "DejaVu Sans,10"
+  } else {
+    set terminal svg noenhanced size 984,520 dynamic font "DejaVu Sans,10" background rgb "white"
+  }
+  set output "speedup-parboil-pb-cuda.".fmt
+  reset
+  set datafile separator "\t"
+  set style fill solid 0.85 border lc rgb "#555555"
+  set grid ytics lc rgb "#dddddd" lt 1
+  set border 3
+  set tics nomirror out
+  set title 'parboil/pb: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H200'
+  set ylabel "speedup (x)"
+  set yrange [0:*]
+  set key outside right top vertical Left reverse
+  set bmargin 3
+  set xtics ('k=3' 0, 'k=2' 1)
+  set xrange [-0.6:1.6]
+  plot \
+    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
+    "speedup-parboil-pb-cuda.dat" index 0 using 1:2:(0.0566) with boxes lc rgb "#edc948" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 1 using 1:2:(0.0566) with boxes lc rgb "#b07aa1" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 2 using 1:2:(0.0566) with boxes lc rgb "#ff9da7" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 3 using 1:2:(0.0566) with boxes lc rgb "#9c755f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 4 using 1:2:(0.0566) with boxes lc rgb "#9c755f" title 'gpu_tdr[alg=hot,gkey=hits]', \
+    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 5 using 1:2:(0.0566) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot,gkey=trips]', \
+    "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 6 using 1:2:(0.0566) with boxes lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi,gkey=hits]', \
+    "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 7 using 1:2:(0.0566) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=dgi,gkey=trips]', \
+    "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 8 using 1:2:(0.0566) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=hot_warp,gkey=hits]', \
+    "" index 8 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 9 using 1:2:(0.0566) with boxes lc rgb "#f28e2b" title 'gpu_tdr[alg=hot_warp,gkey=trips]', \
+    "" index 9 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 10 using 1:2:(0.0566) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=dgi_scan,gkey=hits]', \
+    "" index 10 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 11 using 1:2:(0.0566) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=dgi_scan,gkey=trips]', \
+    "" index 11 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 12 using 1:2:(0.0566) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=static_trips,gkey=trips]', \
+    "" index 12 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set output
+}

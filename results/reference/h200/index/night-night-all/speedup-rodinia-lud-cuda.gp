@@ -1,0 +1,33 @@
+# speedup-rodinia-lud-cuda.gp — made by `harness report` from the results named by `source`.
+# Edit freely, then redraw in this folder: gnuplot speedup-rodinia-lud-cuda.gp
+# (writes speedup-rodinia-lud-cuda.png and speedup-rodinia-lud-cuda.svg; the data is speedup-rodinia-lud-cuda.dat)
+source = 'results/reference/h200/night/night-all.xml'
+set datafile separator "\t"
+do for [fmt in "png svg"] {
+  if (fmt eq "png") {
+    set terminal pngcairo noenhanced size 900,520 font "DejaVu Sans,10"
+  } else {
+    set terminal svg noenhanced size 900,520 dynamic font "DejaVu Sans,10" background rgb "white"
+  }
+  set output "speedup-rodinia-lud-cuda.".fmt
+  reset
+  set datafile separator "\t"
+  set style fill solid 0.85 border lc rgb "#555555"
+  set grid ytics lc rgb "#dddddd" lt 1
+  set border 3
+  set tics nomirror out
+  set title 'rodinia/lud: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H200'
+  set ylabel "speedup (x)"
+  set yrange [0:*]
+  set key outside right top vertical Left reverse
+  set bmargin 3
+  set xtics ('bs=16' 0, 'bs=32' 1, 'bs=64' 2)
+  set xrange [-0.6:2.6]
+  plot \
+    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
+    "speedup-rodinia-lud-cuda.dat" index 0 using 1:2:(0.3680) with boxes lc rgb "#bab0ac" title 'melded[meld=wave]', \
+    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "speedup-rodinia-lud-cuda.dat" index 1 using 1:2:(0.3680) with boxes lc rgb "#1f77b4" title 'melded[meld=always]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set output
+}
