@@ -15,6 +15,7 @@ run=(gcc g++ make pkg-config libxml2-dev libxml2-utils
      ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
      gnuplot-nox                        # the report's charts
      libxxhash-dev                      # the workload cache's keys and checksums
+     libjansson-dev                     # export --json and T4
      help2man)                          # the man pages, from each command's --help
 hip=(hipcc libamdhip64-dev)
 docs=(mkdocs)
@@ -22,7 +23,8 @@ test=(libcmocka-dev
       fiu-utils                          # failing fsync/rename/fdatasync
       slurmctld slurmd slurm-client munge  # harness slurm on a one-node Slurm
       clang libclang-rt-dev libomp-dev   # make fuzz: libFuzzer, ASan, UBSan
-      bash-completion)                   # the completion script's test
+      bash-completion                    # the completion script's test
+      python3-jsonschema python3-pandas) # the exports read as their consumers read them
 pkgs=(); nvdisasm=0
 [ $# -eq 0 ] && set -- run
 for purpose in "$@"; do
@@ -50,6 +52,15 @@ if [ "$nvdisasm" = 1 ] && [ "$(id -u)" -eq 0 ] && [ ! -x "$nvd_dir/nvidia/cu13/b
    && command -v python3 >/dev/null; then
   python3 -m pip install --quiet --target "$nvd_dir" "nvidia-cuda-nvdisasm>=13" >&2 \
     || echo "ci/deps.sh: nvidia-cuda-nvdisasm not installed (harness blocks needs it)" >&2
+fi
+# Kernel Tuner's own T4 schema (tools/check-exports.py validates our T4
+# files against it): the package from PyPI without its dependencies, into
+# its own folder; best effort, test_exports is SKIPPED without it
+kt_dir=/opt/divharness-kt
+if [ "$nvdisasm" = 1 ] && [ "$(id -u)" -eq 0 ] && [ ! -f "$kt_dir/kernel_tuner/schema/T4/1.0.0/results-schema.json" ] \
+   && command -v python3 >/dev/null; then
+  python3 -m pip install --quiet --no-deps --target "$kt_dir" kernel_tuner >&2 \
+    || echo "ci/deps.sh: kernel_tuner not installed (test_exports needs its T4 schema)" >&2
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 line="apt-get install -y --no-install-recommends ${missing[*]}"

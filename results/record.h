@@ -183,10 +183,14 @@ static inline double dh_e2e_sample(const struct dh_result *r, int i)
 
 /* How a run's tunables were chosen (tuning/tune.c). */
 #define DH_TUNE_MAX_EVALS 4096   /* evaluations a case's <tuning> records */
+/* the timed repetitions an evaluation keeps (T4's runtimes) */
+#define DH_TUNE_EVAL_RUNTIMES 32
 struct dh_tune_eval {
     char tunables[96];
     int status;
-    double ms;
+    double ms;                  /* the median of the runtimes below */
+    int n_runtimes;             /* 0: none kept (from the journal) */
+    double runtimes[DH_TUNE_EVAL_RUNTIMES];   /* ms: kernel, or e2e for cpu_tdr */
     int from_journal;           /* reused, not measured again */
     double wall_ms;             /* the evaluation's wall time in the harness */
     double overhead_ms;         /* wall time minus the kernel runs' own time */

@@ -95,6 +95,28 @@ static void text_of(xmlNodePtr n, char *out, size_t len)
     xmlFree(t);
 }
 
+/* an evaluation's runtimes attribute: up to max positive, finite ms */
+static int runtimes(xmlNodePtr n, double *out, int max)
+{
+    xmlChar *t = xmlGetProp(n, BAD_CAST "runtimes");
+    int k = 0;
+    char *p = (char *)t, *end;
+    while (p && k < max) {
+        double d = strtod(p, &end);
+        if (end == p)
+            break;
+        if (!isfinite(d) || d <= 0) {
+            char v[40];
+            snprintf(v, sizeof v, "%g", d);
+            refuse(n, "an evaluation's runtime", v, "a positive, finite number of ms");
+        }
+        out[k++] = d;
+        p = end;
+    }
+    xmlFree(t);
+    return k;
+}
+
 static int is(xmlNodePtr n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
@@ -286,6 +308,7 @@ static int read_run(xmlNodePtr n, struct dh_run *u)
                 sprop(v, "status", st, sizeof st);
                 ev->status = dh_err_from_name(st) < 0 ? DH_E_DATA : dh_err_from_name(st);
                 ev->ms = dprop(v, "ms", -1);
+                ev->n_runtimes = runtimes(v, ev->runtimes, DH_TUNE_EVAL_RUNTIMES);
                 sprop(v, "journal", b, sizeof b);
                 ev->from_journal = !strcmp(b, "true");
                 ev->wall_ms = dprop(v, "wall_ms", 0);

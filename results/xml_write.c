@@ -269,6 +269,14 @@ static xmlNodePtr run_node(xmlNodePtr runs, const struct dh_run *u)
             attr(ev, "status", "%s", dh_err_name(tu->eval[k].status));
             if (tu->eval[k].ms > 0)
                 attr_d(ev, "ms", tu->eval[k].ms);
+            if (tu->eval[k].n_runtimes > 0) {
+                char rts[DH_TUNE_EVAL_RUNTIMES * 20] = "";
+                size_t at = 0;
+                for (int q = 0; q < tu->eval[k].n_runtimes && at < sizeof rts; q++)
+                    at += (size_t)snprintf(rts + at, sizeof rts - at, "%s%.9g", q ? " " : "",
+                                           tu->eval[k].runtimes[q]);
+                attr(ev, "runtimes", "%s", rts);
+            }
             if (tu->eval[k].from_journal)
                 attr(ev, "journal", "true");
             else if (tu->eval[k].wall_ms > 0) {

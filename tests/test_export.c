@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include <jansson.h>
 #include "../harness/stats/derive.h"
 #include "../suites/suite.h"
 #include "../harness/cli/cli.h"
@@ -48,7 +49,9 @@ static void csv_and_t4(void **st)
     assert_non_null(dh_tuning_add(t));
     snprintf(t->eval[0].tunables, sizeof t->eval[0].tunables, "wg=64");
     t->eval[0].ms = 2.0;
-    snprintf(t->eval[1].tunables, sizeof t->eval[1].tunables, "wg=128");
+    snprintf(t->eval[1].tunables, sizeof t->eval[1].tunables, "wg=128,mode=rr");
+    t->eval[0].n_runtimes = 3;
+    t->eval[0].runtimes[0] = 2.1, t->eval[0].runtimes[1] = 2.0, t->eval[0].runtimes[2] = 1.9;
     t->eval[1].status = DH_E_BUILD;
     t->best = 0;
     runs[1].r.remap = (struct dh_remap_overhead){.state = DH_REMAP_MEASURED, .mech = "dlt",
@@ -69,10 +72,10 @@ static void csv_and_t4(void **st)
     assert_true(fread(csv, 1, sizeof csv - 1, cf) > 0);
     fclose(cf);
     assert_non_null(strstr(csv, ",remap_ceiling,remap_overhead,remap_overhead_state,"
-                                "remap_overhead_reason,baseline_tunables,baseline_tuned\n"));
+                                "remap_overhead_reason,baseline_tunables,baseline_tuned,"));
     /* the speedup's baseline: its tunables, and that nothing tuned them */
-    assert_non_null(strstr(csv, ",1.125,measured,,wg=64,no\n"));
-    assert_non_null(strstr(csv, ",,,,,\n"));
+    assert_non_null(strstr(csv, ",1.125,measured,,wg=64,no,2,64\n"));
+    assert_non_null(strstr(csv, ",,,,,2,64\n"));
     char path[256];
     snprintf(path, sizeof path, "/tmp/dh-export-t4/%s.json", runs[1].c.key);
     FILE *f = fopen(path, "r");
@@ -84,6 +87,26 @@ static void csv_and_t4(void **st)
     assert_non_null(strstr(buf, "\"invalidity\": \"correct\""));
     assert_non_null(strstr(buf, "\"invalidity\": \"compile\""));
     assert_non_null(strstr(buf, "\"wg\": 128"));
+    /* JSON a parser reads (a string value quoted: it was written bare),
+     * with Kernel Tuner's time unit and every repetition's runtime */
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    if (!doc)
+        fprintf(stderr, "T4 is not JSON: %s at line %d\n", je.text, je.line);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "metadata"),
+                                                          "timeunit")), "milliseconds");
+    json_t *res = json_object_get(doc, "results");
+    assert_int_equal(json_array_size(res), 2);
+    json_t *rt = json_object_get(json_object_get(json_array_get(res, 0), "times"), "runtimes");
+    assert_int_equal(json_array_size(rt), 3);
+    assert_true(json_real_value(json_array_get(rt, 2)) == 1.9);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(json_array_get(res, 1), "configuration"), "mode")),
+                        "rr");
+    json_decref(doc);
+    /* the runs CSV: one column per parameter after the fixed ones */
+    assert_non_null(strstr(csv, ",baseline_tunables,baseline_tuned,paths,wg\n"));
     char *bad[] = {"export", "/tmp/dh-export.xml", NULL};
     assert_int_equal(dh_cmd_export(2, bad), DH_EXIT_USAGE);
     char *missing[] = {"export", "/nonexistent.xml", "--csv", "/tmp/x.csv", NULL};

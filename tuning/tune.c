@@ -74,7 +74,8 @@ static double eval(void *vctx, int i)
     dh_tune_eval_key(&c, x->dev, key);
     const struct dh_journal_entry *je = x->o->journal ? dh_journal_find(x->o->journal, key) : NULL;
     int status;
-    double ms, wall = 0, overhead = 0;
+    double ms, wall = 0, overhead = 0, rt[DH_TUNE_EVAL_RUNTIMES];
+    int n_rt = 0;
     if (je) {
         status = je->status;
         ms = status ? -1 : je->ms;
@@ -92,6 +93,9 @@ static double eval(void *vctx, int i)
         if (status && !t->failure[0])
             snprintf(t->failure, sizeof t->failure, "%s: %s", dh_err_name(status), r.message);
         ms = metric(&r, c.variant);
+        n_rt = 0;
+        for (int q = 0; !r.status && q < r.n && n_rt < DH_TUNE_EVAL_RUNTIMES; q++)
+            rt[n_rt++] = !strcmp(c.variant, "cpu_tdr") ? dh_e2e_sample(&r, q) : r.kernel_ms[q];
         /* the kernel's own time: the timed runs, plus the verified first
          * run and the warm-ups at the median */
         double kt = 0;
@@ -120,6 +124,8 @@ static double eval(void *vctx, int i)
         ev->from_journal = je != NULL;
         ev->wall_ms = wall;
         ev->overhead_ms = overhead;
+        ev->n_runtimes = n_rt;
+        memcpy(ev->runtimes, rt, (size_t)n_rt * sizeof *rt);
     }
     if (x->o->verbose && t->n_eval > 0)
         fprintf(stderr, "  tune %s %s: %s %.4f ms%s\n", c.variant, t->eval[t->n_eval - 1].tunables,

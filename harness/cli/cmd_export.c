@@ -1,7 +1,9 @@
-/* cmd_export.c — `harness export FILE.xml [--csv OUT.csv] [--t4 DIR]`:
- * every run as a CSV row (for spreadsheets and pandas), and every tuning
- * record as a T4 results file (the community auto-tuning results schema,
- * version 1.0.0, as Kernel Tuner writes it), one per tuned case. */
+/* cmd_export.c — `harness export FILE.xml [--csv F] [--samples F]
+ * [--json F] [--t4 DIR]` (F may be - for stdout): every run as a CSV row
+ * with one column per parameter (for spreadsheets and pandas), every
+ * timed sample as a long-form CSV row, the whole file as JSON, and every
+ * tuning record as a T4 results file (Kernel Tuner's results schema
+ * 1.0.0), one per tuned case (the last two: export_json.c). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +15,8 @@
 #include "cli.h"
 #include "../stats/load.h"
 #include "../support/fs.h"
+#include "../stats/stats.h"
+#include "export.h"
 
 /* CSV field: quoted when it holds a comma, quote or newline. Text that a
  * spreadsheet would take for a formula (=, +, -, @, a tab or a CR first)
@@ -52,22 +56,96 @@ static void num(FILE *f, double v, int last)
 
 /* written under a new name and renamed into place: a full disk or a
  * killed export leaves the CSV that was there whole */
-static int write_csv(const char *path, const struct dh_resultfile *rf)
+/* an output file: "-" is stdout; anything else is written under a new
+ * name and renamed into place by out_close (a full disk or a killed
+ * export leaves the file that was there whole) */
+struct out {
+    FILE *f;
+    const char *path;
+    char tmp[4300];
+};
+
+static int out_open(struct out *o, const char *path)
 {
-    char tmp[4300], why[4400];
+    o->path = path;
+    if (!strcmp(path, "-")) {
+        o->f = stdout;
+        return 0;
+    }
+    char why[4400];
     if (dh_replace_ok(path, why, sizeof why)) {
         fprintf(stderr, "harness export: %s\n", why);
         errno = EINVAL;
         return -1;
     }
-    FILE *f = dh_tmp_fopen(path, tmp, sizeof tmp);
-    if (!f)
+    o->f = dh_tmp_fopen(path, o->tmp, sizeof o->tmp);
+    return o->f ? 0 : -1;
+}
+
+static int out_close(struct out *o)
+{
+    if (o->f == stdout)
+        return fflush(stdout) || ferror(stdout) ? -1 : 0;
+    FILE *f = o->f;
+    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(o->tmp, o->path)) {
+        int e = errno;
+        unlink(o->tmp);
+        errno = e;
         return -1;
-    fputs("key,id,suite,bench,variant,choices,backend,device,size,workload,tunables,status,"
-          "samples,kernel_median_ms,kernel_mad_ms,kernel_ci_lo_ms,kernel_ci_hi_ms,"
-          "host_median_ms,e2e_median_ms,speedup_kernel,speedup_e2e,cfe,cfe_source,"
-          "remap_ceiling,remap_overhead,remap_overhead_state,remap_overhead_reason,"
-          "baseline_tunables,baseline_tuned\n", f);
+    }
+    return 0;
+}
+
+/* the fixed columns of the runs CSV; a parameter named like one of them
+ * gets "param_" before its column's name */
+static const char *const csv_fixed[] = {
+    "key", "id", "suite", "bench", "variant", "choices", "backend", "device", "size",
+    "workload", "tunables", "status", "samples", "kernel_median_ms", "kernel_mad_ms",
+    "kernel_ci_lo_ms", "kernel_ci_hi_ms", "host_median_ms", "e2e_median_ms", "speedup_kernel",
+    "speedup_e2e", "cfe", "cfe_source", "remap_ceiling", "remap_overhead",
+    "remap_overhead_state", "remap_overhead_reason", "baseline_tunables", "baseline_tuned",
+    NULL};
+
+/* every parameter name of the file's runs, choices first, then workload
+ * values, then tunables, each once, in the order they are first met */
+static int param_columns(const struct dh_resultfile *rf, char names[][24], int max)
+{
+    int n = 0;
+    const enum dh_pkind kinds[] = {DH_P_CHOICE, DH_P_WORKLOAD, DH_P_TUNABLE};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < rf->n_runs; i++)
+            for (int j = 0; j < rf->runs[i].c.params.n; j++) {
+                const struct dh_pval *v = &rf->runs[i].c.params.v[j];
+                if (v->kind != kinds[k])
+                    continue;
+                int seen = 0;
+                for (int q = 0; q < n && !seen; q++)
+                    seen = !strcmp(names[q], v->name);
+                if (!seen && n < max)
+                    snprintf(names[n++], 24, "%s", v->name);
+            }
+    return n;
+}
+
+static int write_csv(const char *path, const struct dh_resultfile *rf)
+{
+    struct out o;
+    if (out_open(&o, path))
+        return -1;
+    FILE *f = o.f;
+    static char pnames[4 * DH_MAX_PARAMS][24];
+    int np = param_columns(rf, pnames, 4 * DH_MAX_PARAMS);
+    for (int i = 0; csv_fixed[i]; i++)
+        fprintf(f, "%s%s", i ? "," : "", csv_fixed[i]);
+    for (int q = 0; q < np; q++) {
+        int clash = 0;
+        for (int i = 0; csv_fixed[i] && !clash; i++)
+            clash = !strcmp(csv_fixed[i], pnames[q]);
+        fprintf(f, ",%s%s", clash ? "param_" : "", pnames[q]);
+    }
+    fputc('\n', f);
     for (int i = 0; i < rf->n_runs; i++) {
         const struct dh_run *u = &rf->runs[i];
         char ch[256], wl[400], tn[200];
@@ -107,114 +185,119 @@ static int write_csv(const char *path, const struct dh_resultfile *rf)
         field(f, ro->state == DH_REMAP_MEASURED ? "" : ro->reason, 0);
         /* the baseline the speedups are against, and whether it was tuned */
         field(f, u->has_speedup ? u->baseline_tunables : "", 0);
-        field(f, u->has_speedup ? (u->baseline_tuned ? "yes" : "no") : "", 1);
-    }
-    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
-}
-
-static const char *invalidity(int status)
-{
-    switch (status) {
-    case DH_OK: return "correct";
-    case DH_E_BUILD: return "compile";
-    case DH_E_WRONG: return "correctness";
-    case DH_E_CONSTRAINT: return "constraints";
-    case DH_E_TIMEOUT: return "timeout";
-    default: return "runtime";
-    }
-}
-
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static int write_t4(const char *dir, const struct dh_resultfile *rf, int *files)
-{
-    if (mkdir(dir, 0755) && errno != EEXIST)
-        return -1;
-    *files = 0;
-    for (int i = 0; i < rf->n_runs; i++) {
-        const struct dh_tuning *t = &rf->runs[i].tune;
-        if (!t->n_eval)
-            continue;
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s.json", dir, rf->runs[i].c.key);
-        FILE *f = fopen(path, "w");
-        if (!f)
-            return -1;
-        fprintf(f, "{\"schema_version\": \"1.0.0\",\n \"case\": ");
-        json_str(f, rf->runs[i].c.id);
-        fprintf(f, ",\n \"results\": [\n");
-        for (int k = 0; k < t->n_eval; k++) {
-            fprintf(f, "  {\"timestamp\": ");
-            json_str(f, rf->env.updated[0] ? rf->env.updated : rf->env.started);
-            fprintf(f, ", \"configuration\": {");
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s", t->eval[k].tunables);
-            int first = 1;
-            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-                char *eq = strchr(tok, '=');
-                if (!eq)
-                    continue;
-                *eq = 0;
-                fprintf(f, "%s", first ? "" : ", ");
-                json_str(f, tok);
-                fprintf(f, ": %s", eq + 1);
-                first = 0;
-            }
-            int ok = t->eval[k].status == 0 && t->eval[k].ms > 0;
-            fprintf(f, "}, \"objectives\": [\"time\"], \"times\": {");
-            if (ok)
-                fprintf(f, "\"runtimes\": [%.9g]", t->eval[k].ms);
-            if (t->eval[k].wall_ms > 0)
-                fprintf(f, "%s\"framework\": %.9g", ok ? ", " : "", t->eval[k].overhead_ms);
-            fprintf(f, "}, \"invalidity\": \"%s\", \"correctness\": %d, \"measurements\": [",
-                    invalidity(t->eval[k].status), t->eval[k].status != DH_E_WRONG);
-            if (ok)
-                fprintf(f, "{\"name\": \"time\", \"value\": %.9g, \"unit\": \"ms\"}", t->eval[k].ms);
-            fprintf(f, "]}%s\n", k + 1 < t->n_eval ? "," : "");
+        field(f, u->has_speedup ? (u->baseline_tuned ? "yes" : "no") : "", np == 0);
+        /* one column per parameter: its value, blank where the run has none */
+        for (int q = 0; q < np; q++) {
+            const char *v = "";
+            for (int j = 0; j < u->c.params.n; j++)
+                if (!strcmp(u->c.params.v[j].name, pnames[q]))
+                    v = u->c.params.v[j].text;
+            field(f, v, q == np - 1);
         }
-        fprintf(f, " ]}\n");
-        if (fclose(f))
-            return -1;
-        (*files)++;
     }
-    return 0;
+    return out_close(&o);
+}
+
+/* every timed sample, one row per run and repetition (long form): the
+ * kernel's, the host work's and the transfers' where timed, and the end
+ * to end time the speedups use */
+static int write_samples(const char *path, const struct dh_resultfile *rf, long *rows)
+{
+    struct out o;
+    if (out_open(&o, path))
+        return -1;
+    FILE *f = o.f;
+    fputs("key,id,bench,variant,backend,device,size,rep,kernel_ms,host_ms,xfer_ms,e2e_ms\n", f);
+    *rows = 0;
+    for (int i = 0; i < rf->n_runs; i++) {
+        const struct dh_run *u = &rf->runs[i];
+        const struct dh_result *r = &u->r;
+        if (r->status || !r->kernel_ms)
+            continue;
+        int nh = dh_host_count(r);
+        for (int k = 0; k < r->n; k++) {
+            char rep[16];
+            snprintf(rep, sizeof rep, "%d", k);
+            field(f, u->c.key, 0);
+            field(f, u->c.id, 0);
+            field(f, u->c.bench_name, 0);
+            field(f, u->c.variant, 0);
+            field(f, u->c.backend, 0);
+            field(f, u->c.device_name, 0);
+            field(f, u->c.size, 0);
+            field(f, rep, 0);
+            num(f, r->kernel_ms[k], 0);
+            num(f, r->host_ms && k < nh ? r->host_ms[k] : NAN, 0);
+            num(f, r->xfer_ms ? r->xfer_ms[k] : NAN, 0);
+            num(f, dh_e2e_sample(r, k), 1);
+            (*rows)++;
+        }
+    }
+    return out_close(&o);
+}
+
+static void export_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: harness export RESULTS.xml [--csv FILE] [--samples FILE] [--json FILE] [--t4 DIR]\n"
+        "  --csv FILE      one row per run: its identity, status, statistics, speedups\n"
+        "                  (and the baseline they are against), CFE, remap figures, then\n"
+        "                  one column per parameter (choices, workload values, tunables)\n"
+        "  --samples FILE  one row per run and timed repetition (long form): kernel_ms,\n"
+        "                  host_ms, xfer_ms, e2e_ms\n"
+        "  --json FILE     the whole file as JSON: environment, devices, every run with\n"
+        "                  its parameters as fields, every sample and its tuning record\n"
+        "                  (schema: results/divharness-results.schema.json)\n"
+        "  --t4 DIR        one T4 file per tuned case (Kernel Tuner's results schema\n"
+        "                  1.0.0: every evaluation's configuration and runtimes)\n"
+        "  FILE may be - (stdout; then the summary lines go to stderr); at most one -.\n");
 }
 
 int dh_cmd_export(int argc, char **argv)
 {
-    const char *file = NULL, *csv = NULL, *t4 = NULL;
+    const char *file = NULL, *csv = NULL, *t4 = NULL, *json = NULL, *smp = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv = argv[++i];
-        else if (!strcmp(argv[i], "--t4") && i + 1 < argc)
-            t4 = argv[++i];
-        else if (argv[i][0] != '-' && !file)
-            file = argv[i];
-        else
-            file = NULL, i = argc;
+        const char *a = argv[i];
+        const char **slot = !strcmp(a, "--csv") ? &csv : !strcmp(a, "--t4") ? &t4
+                          : !strcmp(a, "--json") ? &json : !strcmp(a, "--samples") ? &smp : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            export_usage(stdout);
+            return 0;
+        }
+        if (slot) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "harness export: %s needs a file (or - for stdout)\n", a);
+                return DH_EXIT_USAGE;
+            }
+            *slot = argv[++i];
+        } else if (a[0] == '-') {
+            fprintf(stderr, "harness export: unknown option %s (choose --csv, --samples, "
+                    "--json or --t4)\n", a);
+            return DH_EXIT_USAGE;
+        } else if (file) {
+            fprintf(stderr, "harness export: one results file at a time (%s and %s)\n", file, a);
+            return DH_EXIT_USAGE;
+        } else {
+            file = a;
+        }
     }
-    if (!file || (!csv && !t4)) {
-        fprintf(stderr, "usage: harness export RESULTS.xml [--csv OUT.csv] [--t4 DIR]\n");
+    if (!file || (!csv && !t4 && !json && !smp)) {
+        fprintf(stderr, "harness export: %s\n", !file ? "no results file given"
+                : "nothing to write: give --csv, --samples, --json or --t4");
+        export_usage(stderr);
         return DH_EXIT_USAGE;
     }
+    int dashes = (csv && !strcmp(csv, "-")) + (smp && !strcmp(smp, "-")) +
+                 (json && !strcmp(json, "-"));
+    if (dashes > 1) {
+        fprintf(stderr, "harness export: only one output may be - (stdout)\n");
+        return DH_EXIT_USAGE;
+    }
+    if (t4 && !strcmp(t4, "-")) {
+        fprintf(stderr, "harness export: --t4 writes a folder of files, not stdout\n");
+        return DH_EXIT_USAGE;
+    }
+    FILE *say = dashes ? stderr : stdout;   /* summaries stay out of the data */
     struct dh_resultfile rf;
     struct dh_err e = {0};
     if (dh_results_load(file, &rf, &e)) {
@@ -227,18 +310,37 @@ int dh_cmd_export(int argc, char **argv)
             fprintf(stderr, "harness export: cannot write %s: %s\n", csv, strerror(errno));
             rc = DH_EXIT_INFRA;
         } else {
-            printf("%s: %d runs\n", csv, rf.n_runs);
+            fprintf(say, "%s: %d runs\n", strcmp(csv, "-") ? csv : "stdout", rf.n_runs);
+        }
+    }
+    if (smp) {
+        long rows = 0;
+        if (write_samples(smp, &rf, &rows)) {
+            fprintf(stderr, "harness export: cannot write %s: %s\n", smp, strerror(errno));
+            rc = DH_EXIT_INFRA;
+        } else {
+            fprintf(say, "%s: %ld samples\n", strcmp(smp, "-") ? smp : "stdout", rows);
+        }
+    }
+    if (json) {
+        if (dh_export_json(json, file, &rf)) {
+            fprintf(stderr, "harness export: cannot write %s: %s\n", json, strerror(errno));
+            rc = DH_EXIT_INFRA;
+        } else {
+            fprintf(say, "%s: %d runs as JSON\n", strcmp(json, "-") ? json : "stdout", rf.n_runs);
         }
     }
     if (t4) {
         int files = 0;
-        if (write_t4(t4, &rf, &files)) {
+        if (dh_export_t4(t4, &rf, &files)) {
             fprintf(stderr, "harness export: cannot write into %s: %s\n", t4, strerror(errno));
             rc = DH_EXIT_INFRA;
         } else {
-            printf("%s: %d T4 file%s (one per tuned case)\n", t4, files, files == 1 ? "" : "s");
+            fprintf(say, "%s: %d T4 file%s (one per tuned case)\n", t4, files,
+                    files == 1 ? "" : "s");
         }
     }
+    fflush(say);
     dh_resultfile_free(&rf);
     return rc;
 }

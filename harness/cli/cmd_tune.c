@@ -112,8 +112,11 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
     c->reps = reps;
     c->warmup = 2;
     c->timeout_s = timeout_s;
+    /* the baseline's own parameters, each of its own kind (cpu_tdr's
+     * choices mech and regroup are not the baseline's tunables) */
     for (const struct dh_param_def *d = b->params; d->name; d++)
-        dh_pset_put(&c->params, d->name, d->def, atof(d->def), DH_P_TUNABLE);
+        if (dh_param_used_by(d, c->variant))
+            dh_pset_put(&c->params, d->name, d->def, atof(d->def), d->kind);
     dh_case_identity(c);
 
     struct dh_pset *cfg;

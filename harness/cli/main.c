@@ -79,7 +79,6 @@ int main(int argc, char **argv)
         {"tune-study", "usage: harness tune-study RESULTS.xml [--seeds N] [--no-model] "
                        "[--model-picks K]\n                          [--bbv-backend B] "
                        "[--bbv-device N]\n"},
-        {"export", "usage: harness export RESULTS.xml [--csv OUT.csv] [--t4 DIR]\n"},
         {"history", "usage: harness history RESULTS.xml... [--case KEY] [--out DIR]\n"},
         {"rerun", "usage: harness rerun RESULTS.xml --case KEY [--reps N] [--out DIR]\n"},
     };
