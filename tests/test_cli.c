@@ -127,6 +127,23 @@ static void help_everywhere(void **st)
     }
 }
 
+/* stdout and stderr into one CI log: a note on stderr comes after what
+ * stdout said before it, on a line of its own (it landed in the middle of
+ * a table line: stdout was flushed only at exit) */
+static void log_order(void **st)
+{
+    (void)st;
+    const char *a[] = {"compare", "results/reference/h100/frontier-cuda-medium.xml",
+                       "results/reference/h100/model-frontier.xml", NULL};
+    assert_int_equal(run(NULL, a), 0);
+    const char *note = strstr(out, "harness compare: 22 cases on one side only");
+    assert_non_null(note);
+    assert_true(note == out || note[-1] == '\n');
+    const char *verdict = strstr(out, "no regression\n");
+    assert_non_null(verdict);
+    assert_true(verdict < note);
+}
+
 /* numbers are whole numbers in range: `--device abc` is a usage error, not
  * device 0 */
 static void numbers(void **st)
@@ -721,7 +738,7 @@ int main(void)
         cmocka_unit_test(help_everywhere),
         cmocka_unit_test(numbers),
         cmocka_unit_test(emit_bench),
-        cmocka_unit_test(tune_wrong_kernel),
+        cmocka_unit_test(tune_wrong_kernel), cmocka_unit_test(log_order),
         cmocka_unit_test(out_folder),
         cmocka_unit_test(remap_overhead_cli),
         cmocka_unit_test(user_file_named),

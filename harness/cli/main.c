@@ -63,6 +63,9 @@ int main(int argc, char **argv)
         usage(stderr);
         return DH_EXIT_USAGE;
     }
+    /* stdout line by line, so that what goes to stderr lands after the
+     * lines stdout wrote before it when both go to one log (CI) */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "version") ||
         (argc == 3 && !strcmp(argv[2], "--version")))
