@@ -16,6 +16,7 @@ run=(gcc g++ make pkg-config libxml2-dev libxml2-utils
      gnuplot-nox                        # the report's charts
      libxxhash-dev                      # the workload cache's keys and checksums
      libjansson-dev                     # export --json and T4
+     libcmark-gfm-dev libcmark-gfm-extensions-dev  # the report's index.html
      help2man)                          # the man pages, from each command's --help
 hip=(hipcc libamdhip64-dev)
 docs=(mkdocs)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "../harness/cli/opts.h"
 
 static char harness[PATH_MAX], tmpdir[64], out[1 << 16];
 
@@ -142,6 +143,117 @@ static void log_order(void **st)
     const char *verdict = strstr(out, "no regression\n");
     assert_non_null(verdict);
     assert_true(verdict < note);
+}
+
+/* one option layer (harness/cli/opts.c): every command's table and its
+ * --help name the same options, so neither can drift from the other; a
+ * --help may also name harness run's options (study and slurm pass them
+ * on, merge mentions --shard) and sbatch's own (--account, --dependency) */
+static void options_match_help(void **st)
+{
+    (void)st;
+    const char *cmds[] = {"run", "study", "slurm", "compare", "emit", "blocks", "cache", "merge",
+                          "baseline", "tune", "tune-study", "rerun", "history", "report",
+                          "export", "devices", "list", "validate"};
+    const char *const *runs = dh_opts_of("run");
+    char run_names[64][40];
+    int n_run = 0;
+    for (; runs[n_run] && n_run < 64; n_run++)
+        snprintf(run_names[n_run], sizeof run_names[0], "%s", runs[n_run]);
+    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+        const char *a[] = {cmds[k], "--help", NULL};
+        assert_int_equal(run(tmpdir, a), 0);
+        const char *const *t = dh_opts_of(cmds[k]);
+        assert_non_null(t);
+        /* the table in the help (hidden: slurm's job-script entries) */
+        for (int i = 0; t[i]; i++) {
+            char name[40];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(t[i], "="), t[i]);
+            if (!strcmp(name, "--help") || !strcmp(name, "--task") ||
+                !strcmp(name, "--merge-task"))
+                continue;
+            int in_run = 0;
+            for (int r = 0; r < n_run && strcmp(cmds[k], "run"); r++)
+                in_run |= !strncmp(run_names[r], name, strlen(name)) &&
+                          (run_names[r][strlen(name)] == 0 || run_names[r][strlen(name)] == '=');
+            if (in_run && !strcmp(cmds[k], "study"))
+                continue;                            /* "run options" in study's help */
+            char word[48];
+            snprintf(word, sizeof word, "%s", name);
+            const char *p = out;
+            int found = 0;
+            while ((p = strstr(p, word))) {
+                char c = p[strlen(word)];
+                found |= !(c == '-' || (c >= 'a' && c <= 'z'));
+                p += strlen(word);
+            }
+            if (!found)
+                fprintf(stderr, "harness %s: option %s is not in its --help\n", cmds[k], name);
+            assert_true(found);
+        }
+        /* the help's options in the table (or run's, or sbatch's) */
+        for (const char *p = out; (p = strstr(p, "--"));) {
+            size_t n = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+            char name[48];
+            snprintf(name, sizeof name, "%.*s", (int)(n < 47 ? n : 47), p);
+            p += n;
+            if (n <= 2 || !strcmp(name, "--account") || !strcmp(name, "--dependency"))
+                continue;
+            int ok = 0;
+            for (int i = 0; t[i] && !ok; i++)
+                ok = !strncmp(t[i], name, strlen(name)) &&
+                     (t[i][strlen(name)] == 0 || t[i][strlen(name)] == '=');
+            for (int r = 0; r < n_run && !ok; r++)
+                ok = !strncmp(run_names[r], name, strlen(name)) &&
+                     (run_names[r][strlen(name)] == 0 || run_names[r][strlen(name)] == '=');
+            if (!ok)
+                fprintf(stderr, "harness %s --help names %s, which no table has\n", cmds[k],
+                        name);
+            assert_true(ok);
+        }
+    }
+}
+
+/* --opt=value and --opt value alike in every command; an unknown option
+ * names the closest; a missing value says so; precise domain messages */
+static void option_forms(void **st)
+{
+    (void)st;
+    const char *x = "results/reference/h100/tuned-frontier/pol-tuned-file.xml";
+    char csv[256], hist[256];
+    snprintf(csv, sizeof csv, "--csv=%s/forms.csv", tmpdir);
+    const char *a[] = {"export", x, csv, NULL};
+    assert_int_equal(run(NULL, a), 0);
+    snprintf(hist, sizeof hist, "--out=%s/forms-hist", tmpdir);
+    const char *b[] = {"history", hist, x, x, NULL};
+    assert_int_equal(run(NULL, b), 0);
+    const char *c[] = {"tune", "--descriptor=/no/such.xml", "--tune-budget=2", NULL};
+    assert_int_equal(run(NULL, c), 3);                  /* parsed; the file is missing */
+    const char *d[] = {"run", "--suite", "micro", "--varaint", "baseline", NULL};
+    assert_int_equal(run(NULL, d), 64);
+    assert_non_null(strstr(out, "unknown option '--varaint': did you mean --variant?"));
+    const char *e[] = {"compare", "--junit", NULL};
+    assert_int_equal(run(NULL, e), 64);
+    assert_non_null(strstr(out, "--junit needs a value"));
+    const char *f[] = {"run", "--suite", "micro", "--variant", "baselin", NULL};
+    assert_int_equal(run(NULL, f), 64);
+    assert_non_null(strstr(out, "unknown variant 'baselin' (did you mean baseline?)"));
+    const char *g[] = {"run", "--suite", "frontier", "--param", "wg=70000", NULL};
+    assert_int_equal(run(NULL, g), 64);
+    assert_non_null(strstr(out, "outside wg's domain in every selected benchmark"));
+    const char *h[] = {"run", "--suite", "fronteir", NULL};
+    assert_int_equal(run(NULL, h), 64);
+    assert_non_null(strstr(out, "(did you mean frontier?)"));
+    const char *i[] = {"list", "--bench=poll", NULL};
+    assert_int_equal(run(NULL, i), 64);
+    assert_non_null(strstr(out, "(did you mean pol?)"));
+    const char *j[] = {"list", "--suite=frontier", "--bench=pol", NULL};
+    assert_int_equal(run(NULL, j), 0);
+    assert_non_null(strstr(out, "frontier/pol"));
+    assert_null(strstr(out, "frontier/cvp"));
+    const char *v[] = {"--version", NULL};
+    assert_int_equal(run(NULL, v), 0);
+    assert_non_null(strstr(out, "harness (divharness) "));
 }
 
 /* numbers are whole numbers in range: `--device abc` is a usage error, not
@@ -600,6 +712,10 @@ static void tuned_file(void **st)
                             "--out", d1, NULL};
     assert_int_equal(run(tmpdir, search), 0);
     assert_non_null(strstr(out, "4 tuned configurations -> "));  /* 2 workloads x 2 */
+    /* progress: in a log, one line per evaluation, with the best so far */
+    assert_non_null(strstr(out, ": evaluation 1 of 2: "));
+    assert_non_null(strstr(out, ": evaluation 2 of 2: "));
+    assert_non_null(strstr(out, "; best "));
     /* the baseline is searched over its whole space whatever the budget */
     snprintf(x, sizeof x, "%s/results.xml", d1);
     char *r1 = slurp(x, &len);
@@ -739,6 +855,7 @@ int main(void)
         cmocka_unit_test(numbers),
         cmocka_unit_test(emit_bench),
         cmocka_unit_test(tune_wrong_kernel), cmocka_unit_test(log_order),
+        cmocka_unit_test(options_match_help), cmocka_unit_test(option_forms),
         cmocka_unit_test(out_folder),
         cmocka_unit_test(remap_overhead_cli),
         cmocka_unit_test(user_file_named),

@@ -231,6 +231,37 @@ static void charts_drawn(void **st)
     const char *md = slurp(p);
     assert_non_null(strstr(md, "![Kernel speedup"));
     assert_null(strstr(md, "Charts were skipped"));
+    /* the same report as one HTML page */
+    snprintf(p, sizeof p, "%s/index.html", out);
+    const char *html = slurp(p);
+    assert_non_null(html);
+    assert_non_null(strstr(html, "<table>"));
+    assert_non_null(strstr(html, "<img src=\"speedup-"));
+    /* CFE and what there is to win on panels of their own */
+    snprintf(p, sizeof p, "%s/cfe-micro-branch-cuda-Test_GPU.gp", out);
+    const char *cgp = slurp(p);
+    assert_non_null(cgp);
+    assert_non_null(strstr(cgp, "set multiplot layout 2,1"));
+    assert_null(strstr(cgp, "y2range"));
+    /* one workload: horizontal bars named on the axis, figures at their ends */
+    const char *one = "results/reference/h100/tuned-frontier/pol-tuned-file.xml";
+    if (!access(one, R_OK)) {
+        out = tpath("rep-one");
+        assert_int_equal(report(one, out), DH_EXIT_OK);
+        snprintf(p, sizeof p, "%s/speedup-frontier-pol-cuda.gp", out);
+        const char *sgp = slurp(p);
+        assert_non_null(strstr(sgp, "with boxxyerror"));
+        assert_non_null(strstr(sgp, "with labels"));
+        assert_non_null(strstr(sgp, "unset key"));
+        snprintf(p, sizeof p, "%s/speedup-frontier-pol-cuda.png", out);
+        assert_true(is_png(p));
+        snprintf(p, sizeof p, "%s/speedup-frontier-pol-cuda.log", out);
+        assert_false(exists(p));
+        /* the workload's values in the table, not "-" */
+        snprintf(p, sizeof p, "%s/index.md", out);
+        assert_non_null(strstr(slurp(p), "| days=504,sectors=24,seed=1 |") ||
+                        strstr(slurp(p), "| seed=1 |"));
+    }
     /* the committed path-length sweep gives its break-even chart */
     const char *ref = "results/reference/h100/sweep-iters.xml";
     if (!access(ref, R_OK)) {
@@ -238,6 +269,53 @@ static void charts_drawn(void **st)
         assert_int_equal(report(ref, out), DH_EXIT_OK);
         snprintf(p, sizeof p, "%s/breakeven-micro-branch-cuda-iters.png", out);
         assert_true(is_png(p));
+    }
+}
+
+/* one hue per variant family, a shade per label: no two of gdt's sixteen
+ * series alike (a 12-colour cycle gave melded cpu_tdr greedymax's green) */
+static void colours(void **st)
+{
+    (void)st;
+    static const char *const labels[][2] = {
+        {"baseline", NULL}, {"cpu_tdr", "key"}, {"cpu_tdr", "sort"}, {"cpu_tdr", "greedy"},
+        {"cpu_tdr", "greedymax"}, {"gpu_tdr", "hot_dgi"}, {"gpu_tdr", "dgi"},
+        {"gpu_tdr", "dgi_scan"}, {"gpu_tdr", "hot_warp_scan"}, {"gpu_tdr", "buy_pool"},
+        {"gpu_tdr", "key_regroup"}, {"gpu_tdr", "key_buy_pool"}, {"gpu_tdr", "kind_buy_pool"},
+        {"gpu_tdr", "key_dlt"}, {"gpu_tdr", "key_dlt_buy_pool"}, {"melded", NULL}};
+    enum { N = sizeof labels / sizeof *labels };
+    static struct dh_run runs[N];
+    struct dh_resultfile f = {.runs = runs, .n_runs = N};
+    char col[N][8], lab[N][300];
+    for (int i = 0; i < N; i++) {
+        memset(&runs[i], 0, sizeof runs[i]);
+        snprintf(runs[i].c.variant, sizeof runs[i].c.variant, "%s", labels[i][0]);
+        if (labels[i][1])
+            dh_pset_put(&runs[i].c.params, !strcmp(labels[i][0], "cpu_tdr") ? "regroup" : "alg",
+                        labels[i][1], 0, DH_P_CHOICE);
+        dh_case_variant_label(&runs[i].c, lab[i], sizeof lab[i]);
+    }
+    for (int i = 0; i < N; i++)          /* every label in the file first */
+        dh__variant_colour(&f, lab[i], col[i]);
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++) {
+            if (!strcmp(col[i], col[j]))
+                fprintf(stderr, "%s and %s share %s\n", lab[i], lab[j], col[i]);
+            assert_string_not_equal(col[i], col[j]);
+        }
+    /* the family in the hue: baseline grey; gpu_tdr's red above its blue,
+     * cpu_tdr's blue above its red */
+    unsigned r, g, b;
+    assert_int_equal(sscanf(col[0], "#%2x%2x%2x", &r, &g, &b), 3);
+    assert_true(r == g && g == b);
+    for (int i = 1; i < N; i++) {
+        assert_int_equal(sscanf(col[i], "#%2x%2x%2x", &r, &g, &b), 3);
+        if (!strcmp(labels[i][0], "gpu_tdr"))
+            assert_true(r > b);
+        if (!strcmp(labels[i][0], "cpu_tdr"))
+            assert_true(b > r);
+        if (!strcmp(labels[i][0], "melded"))
+            assert_true(g > r && g > b);
     }
 }
 
@@ -528,6 +606,7 @@ int main(void)
         cmocka_unit_test(text_table),
         cmocka_unit_test(remap_cells),
         cmocka_unit_test(charts_drawn),
+        cmocka_unit_test(colours),
         cmocka_unit_test(hostile_labels),
         cmocka_unit_test(hostile_path),
         cmocka_unit_test(history_no_caps),

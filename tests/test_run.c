@@ -406,7 +406,8 @@ static void usage_errors(void **st)
                                   "choose with --bench lud"));
     sel.params[0] = "bs=128";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), -DH_E_USAGE);
-    assert_non_null(strstr(e.msg, "no selected benchmark takes it (srad 16,32; lud 16,32,64)"));
+    assert_non_null(strstr(e.msg, "outside bs's domain in every selected benchmark (srad "
+                                  "16,32; lud 16,32,64)"));
     sel.params[0] = "bs=64";
     sel.benches = "lud";
     assert_int_equal(dh_plan(&sel, &devs, &runs, &n, &e), 0);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tuning.h"
 #include "../harness/stats/stats.h"
@@ -56,7 +57,46 @@ struct ectx {
     double *ms;
     int failed_io;
     struct dh_err *err;
+    /* progress: evaluations planned (0: until the time budget), done, the
+     * best so far, when the search began, whether stderr is a terminal */
+    int planned, done, tty;
+    double best_ms, t0;
+    char best_cfg[96];
 };
+
+/* one evaluation's progress: on a terminal one line rewritten in place
+ * (evaluation i of N, the best so far, the time left at this pace); in a
+ * log one line per evaluation */
+static void progress(struct ectx *x, const char *cfg, int status, double ms, int journal)
+{
+    x->done++;
+    if (ms > 0 && (x->best_ms <= 0 || ms < x->best_ms)) {
+        x->best_ms = ms;
+        snprintf(x->best_cfg, sizeof x->best_cfg, "%s", cfg);
+    }
+    char of[32] = "", eta[48] = "", best[160] = "no configuration ok yet";
+    if (x->planned > 0) {
+        snprintf(of, sizeof of, " of %d", x->planned);
+        double per = (dh_now_ms() - x->t0) / x->done;
+        int left = x->planned - x->done;
+        if (left > 0)
+            snprintf(eta, sizeof eta, ", about %.0f s left", per * left / 1000);
+    }
+    if (x->best_ms > 0)
+        snprintf(best, sizeof best, "best %.4f ms (%s)", x->best_ms, x->best_cfg);
+    if (x->tty) {
+        fprintf(stderr, "\r\033[K  tuning %s: evaluation %d%s, %s%s", x->u->c.variant, x->done,
+                of, best, eta);
+    } else {
+        char this[48];
+        if (status)
+            snprintf(this, sizeof this, "%s", dh_err_name(status));
+        else
+            snprintf(this, sizeof this, "%.4f ms", ms);
+        fprintf(stderr, "harness: tune %s: evaluation %d%s: %s %s%s; %s%s\n", x->u->c.id,
+                x->done, of, cfg, this, journal ? " (from the journal)" : "", best, eta);
+    }
+}
 
 static double eval(void *vctx, int i)
 {
@@ -127,9 +167,9 @@ static double eval(void *vctx, int i)
         ev->n_runtimes = n_rt;
         memcpy(ev->runtimes, rt, (size_t)n_rt * sizeof *rt);
     }
-    if (x->o->verbose && t->n_eval > 0)
-        fprintf(stderr, "  tune %s %s: %s %.4f ms%s\n", c.variant, t->eval[t->n_eval - 1].tunables,
-                dh_err_name(status), ms, je ? " (journal)" : "");
+    char cfg[96];
+    dh_pset_format(&c.params, DH_P_TUNABLE, cfg, sizeof cfg);
+    progress(x, cfg, status, ms, je != NULL);
     return ms;
 }
 
@@ -220,7 +260,9 @@ static int tune_space(struct dh_session *s, struct dh_run *u, const struct dh_tu
     double seconds = o->seconds;
     if (o->baseline_whole && !strcmp(u->c.variant, "baseline"))
         budget = 0, seconds = 0;
-    struct ectx x = {.s = s, .u = u, .cfg = cfg, .o = o, .dev = dev, .ms = ms, .err = err};
+    struct ectx x = {.s = s, .u = u, .cfg = cfg, .o = o, .dev = dev, .ms = ms, .err = err,
+                     .planned = budget > 0 && budget < n ? budget : seconds > 0 ? 0 : n,
+                     .tty = isatty(2), .t0 = dh_now_ms()};
     int k;
     if (o->mode == DH_TUNE_MODEL) {
         /* the ranking: the model's prediction of every configuration from
@@ -250,6 +292,8 @@ static int tune_space(struct dh_session *s, struct dh_run *u, const struct dh_tu
         k = dh_strategy_run(o->mode, n, nb, max_nb, def, budget, seconds, o->seed, eval,
                             &x, order);
     }
+    if (x.tty && x.done)
+        fprintf(stderr, "\r\033[K");         /* the progress line goes */
     if (t->n_eval < k)          /* a record has room for DH_TUNE_MAX_EVALS: said */
         fprintf(stderr, "harness: %s: %d evaluations, the results record %d of them (the "
                 "tuning journal has every one)\n", u->c.id, k, t->n_eval);

@@ -149,7 +149,6 @@ struct dh_tune_opts {
     const char *tuned;        /* --tuned FILE: journal is that file's, read
                                  only; a case it lacks runs at its defaults */
     const struct dh_devlist *devs;
-    int verbose;
     int baseline_whole;       /* the baseline searched over its whole space,
                                  whatever the budget (run: speedups are
                                  against it) */

@@ -151,7 +151,7 @@ int dh_cmd_history(int argc, char **argv)
                 name, name, name);
         dh_gp_quote(gp, id);
         fprintf(gp, " font \",9\"\n"
-                    "  set ylabel \"kernel median ms (95%% interval)\"\n"
+                    "  set ylabel \"kernel median ms (95%% interval)\"\n  set yrange [0:*]\n"
                     "  set xtics rotate by -30 font \",8\"\n  set grid ytics lc rgb \"#dddddd\"\n"
                     "  set border 3\n  set tics nomirror out\n  set offsets 0.5, 0.5, 0, 0\n"
                     "  plot \"%s.dat\" using 1:3:4:5:xtic(2) with yerrorlines lw 2 pt 7 "

@@ -7,6 +7,7 @@
 #include "../../backends/cache.h"
 #include "../../results/xml.h"
 #include "cli.h"
+#include "../support/suggest.h"
 #include "../run/runner.h"
 #include "../../suites/suite.h"
 #include "../stats/load.h"
@@ -38,34 +39,123 @@ int dh_exit_for(int code)
     }
 }
 
+/* text wrapped at width, every line after the first indented by indent
+ * (the first continues where the caller is: at column col) */
+static void wrapped(const char *text, int col, int indent, int width)
+{
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t w = strcspn(p, " ");
+        /* a word longer than a line (an enum's values) breaks after a comma */
+        if ((int)w > width - indent) {
+            size_t c = w;
+            while (c > 1 && (p[c - 1] != ',' || indent + (int)c > width))
+                c--;
+            if (c > 1)
+                w = c;
+        }
+        if (col > indent && col + 1 + (int)w > width) {
+            printf("\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            putchar(' ');
+            col++;
+        }
+        printf("%.*s", (int)w, p);
+        col += (int)w;
+        p += w;
+    }
+    putchar('\n');
+}
+
+static void list_usage(FILE *f)
+{
+    fprintf(f, "usage: harness list [--suite S] [--bench B]\n"
+               "  suites, benchmarks, variants (and why one is absent), parameters with\n"
+               "  their kind, domain, default and meaning, wrapped to the terminal\n"
+               "  (COLUMNS, default 100); --suite and --bench keep one suite or benchmark\n");
+}
+
 int dh_cmd_list(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "harness list: takes no arguments\n");
+    const char *suite = NULL, *bench = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            list_usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--suite") && i + 1 < argc) {
+            suite = argv[++i];
+        } else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
+            bench = argv[++i];
+        } else {
+            fprintf(stderr, "harness list: unexpected '%s'\n", argv[i]);
+            list_usage(stderr);
+            return DH_EXIT_USAGE;
+        }
+    }
+    if (suite && !dh_suite_exists(suite)) {
+        char m[64];
+        int has = !dh_suggest_list(suite, dh_suite_names(), m, sizeof m);
+        fprintf(stderr, "harness list: unknown suite '%s'%s%s%s: choose one of %s\n", suite,
+                has ? " (did you mean " : "", has ? m : "", has ? "?)" : "", dh_suite_names());
         return DH_EXIT_USAGE;
     }
+    char names[1024] = "";
+    for (int i = 0; i < dh_bench_count(); i++) {
+        const struct dh_bench *b = dh_bench_at(i);
+        if (!suite || !strcmp(b->suite, suite))
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     names[0] ? ", " : "", b->name);
+    }
+    int found = 0;
+    for (int i = 0; bench && i < dh_bench_count(); i++)
+        found |= !strcmp(dh_bench_at(i)->name, bench) &&
+                 (!suite || !strcmp(dh_bench_at(i)->suite, suite));
+    if (bench && !found) {
+        char m[64];
+        int has = !dh_suggest_list(bench, names, m, sizeof m);
+        fprintf(stderr, "harness list: unknown benchmark '%s'%s%s%s: choose one of %s\n", bench,
+                has ? " (did you mean " : "", has ? m : "", has ? "?)" : "", names);
+        return DH_EXIT_USAGE;
+    }
+    const char *cols = getenv("COLUMNS");
+    int width = cols && atoi(cols) >= 40 ? atoi(cols) : 100;
     const char *last = "";
     for (int i = 0; i < dh_bench_count(); i++) {
         const struct dh_bench *b = dh_bench_at(i);
+        if ((suite && strcmp(b->suite, suite)) || (bench && strcmp(b->name, bench)))
+            continue;
         if (strcmp(last, b->suite))
             printf("suite %s\n", b->suite);
         last = b->suite;
-        printf("  %s/%s — %s\n    variants: %s\n", b->suite, b->name, b->summary, b->variants);
-        if (b->absent)
-            printf("    absent:   %s\n", b->absent);
+        int col = printf("  %s/%s —", b->suite, b->name);
+        wrapped(b->summary, col, 4, width);
+        printf("    variants: %s\n", b->variants);
+        if (b->absent) {
+            col = printf("    absent:  ");
+            wrapped(b->absent, col, 14, width);
+        }
         if (b->blocks)
             printf("    basic blocks: %d marked (BBV model; docs/model.md), %s-bound\n",
                    b->n_blocks, b->bound ? b->bound : "?");
-        for (const struct dh_param_def *d = b->params; d && d->name; d++)
-            printf("    %-8s %-8s %-22s default %-5s %s%s%s\n", d->name, dh_pkind_name(d->kind),
-                   d->domain, d->def ? d->def : "-", d->doc, d->variants ? " — for " : "",
-                   d->variants ? d->variants : "");
+        for (const struct dh_param_def *d = b->params; d && d->name; d++) {
+            /* name, kind, default, then the domain and the meaning wrapped */
+            col = printf("    %-8s %-8s default %-6s", d->name, dh_pkind_name(d->kind),
+                         d->def ? d->def : "-");
+            char text[1536];
+            snprintf(text, sizeof text, "%s; %s%s%s", d->domain, d->doc,
+                     d->variants ? " — for " : "", d->variants ? d->variants : "");
+            wrapped(text, col, 13, width);
+        }
         if (b->sweep && b->sweep[0]) {
-            printf("    default workloads:");
+            char text[2048] = "";
             for (int k = 0; b->sweep[k]; k++)
-                printf(" [%s]", b->sweep[k]);
-            printf("\n");
+                snprintf(text + strlen(text), sizeof text - strlen(text), "%s[%s]", k ? " " : "",
+                         b->sweep[k]);
+            col = printf("    default workloads:");
+            wrapped(text, col, 6, width);
         }
     }
     return 0;
@@ -75,11 +165,13 @@ int dh_cmd_devices(int argc, char **argv)
 {
     int isolate = 1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--isolate=no"))
-            isolate = 0;
-        else {
-            fprintf(stderr, "harness devices: unknown option '%s' (valid: --isolate=no)\n",
-                    argv[i]);
+        /* (opts.c has made --isolate=no into --isolate no) */
+        if (!strcmp(argv[i], "--isolate") && i + 1 < argc &&
+            (!strcmp(argv[i + 1], "no") || !strcmp(argv[i + 1], "yes"))) {
+            isolate = !strcmp(argv[++i], "yes");
+        } else {
+            fprintf(stderr, "harness devices: %s%s%s: choose --isolate yes or no\n", argv[i],
+                    i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");
             return DH_EXIT_USAGE;
         }
     }

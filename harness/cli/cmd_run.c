@@ -10,6 +10,7 @@
 
 #include "../../results/xml.h"
 #include "cli.h"
+#include "../support/suggest.h"
 #include "run_progress.h"
 #include "../support/fs.h"
 #include "../run/overlap.h"
@@ -482,7 +483,10 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
     /* cheap checks first: a usage error must not wait for device probing */
     if (!sel.bench && !dh_suite_exists(sel.suite)) {
-        fprintf(stderr, "harness run: unknown suite '%s': choose one of %s, or all\n", sel.suite,
+        char m[64];
+        int has = !dh_suggest_list(sel.suite, dh_suite_names(), m, sizeof m);
+        fprintf(stderr, "harness run: unknown suite '%s'%s%s%s: choose one of %s, or all\n",
+                sel.suite, has ? " (did you mean " : "", has ? m : "", has ? "?)" : "",
                 dh_suite_names());
         return DH_EXIT_USAGE;
     }
@@ -576,7 +580,6 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                     .tty = isatty(2)};
     static struct dh_journal journal;
     tune.devs = &devs;
-    tune.verbose = getenv("DH_TUNE_VERBOSE") != NULL;
     if (tuned_path) {             /* the file's, never the user's journal */
         if (dh_journal_load(&journal, tuned_path, &e)) {
             fprintf(stderr, "harness run: --tuned: %s\n", e.msg);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../support/suggest.h"
 #include "../report/report.h"
 #include "../run/runner.h"
 #include "../stats/load.h"
@@ -72,7 +73,7 @@ static void study_usage(FILE *f)
         "    --partition [B=]P  sbatch --partition, for every target or for backend B\n"
         "                       (repeatable: --partition cuda=a100 --partition hip=mi250)\n"
         "    --shards N         shards per target (default 1)\n"
-        "    --time T, --gpus-per-task G, --sbatch-arg ARG   as harness slurm\n"
+        "    --time T, --gpus-per-task G, --sbatch-arg ARG, --poll S   as harness slurm\n"
         "    --wait             follow the jobs, then make the report from what came back\n");
 }
 
@@ -197,7 +198,8 @@ static int make_report(const char *results, const char *sources, const char *dir
                     dir, r.charts[i].name);
         }
     }
-    if (dh_study_write_index(&r, &s, sources, have, failed, &e)) {
+    if (dh_study_write_index(&r, &s, sources, have, failed, &e) ||
+        dh_report_write_html(dir, "divharness study", &e)) {
         fprintf(stderr, "harness study: %s\n", e.msg);
         code = DH_EXIT_INFRA;
         goto done;
@@ -435,8 +437,11 @@ int dh_cmd_study(int argc, char **argv)
     for (const char *p = next_item(suites, suite, sizeof suite); p;
          p = next_item(p, suite, sizeof suite))
         if (suite[0] && !dh_suite_exists(suite)) {
-            fprintf(stderr, "harness study: unknown suite '%s': choose from %s (a comma list)\n",
-                    suite, dh_suite_names());
+            char m[64];
+            int has = !dh_suggest_list(suite, dh_suite_names(), m, sizeof m);
+            fprintf(stderr, "harness study: unknown suite '%s'%s%s%s: choose from %s (a comma "
+                    "list)\n", suite, has ? " (did you mean " : "", has ? m : "",
+                    has ? "?)" : "", dh_suite_names());
             return DH_EXIT_USAGE;
         }
     if (!slurm && (n_sl || partition || n_part || wait)) {

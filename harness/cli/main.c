@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "../../backends/backend.h"
 
 /* made by the build (Makefile: $(BUILD)/version.c) */
@@ -73,8 +74,6 @@ int main(int argc, char **argv)
     /* --help of the commands without a usage text of their own: one
      * answer, on stdout, exit 0, for every command */
     static const char *const brief[][2] = {
-        {"list", "usage: harness list\n  suites, benchmarks, variants (and why one is absent), "
-                 "parameters\n"},
         {"devices", "usage: harness devices [--isolate=no]\n  backends and devices, or why a "
                     "backend has none\n"},
         {"validate", "usage: harness validate RESULTS.xml...\n  checks each file against "
@@ -92,6 +91,11 @@ int main(int argc, char **argv)
                     fputs(brief[k][1], stdout);
                     return 0;
                 }
+    /* every command's options in one form (opts.h): --opt=value and
+     * --opt value alike, unknown options refused with the closest one */
+    int rc = dh_opts_normalize(argc, argv, &argc, &argv);
+    if (rc)
+        return rc;
     if (!strcmp(cmd, "run"))
         return dh_cmd_run(argc - 1, argv + 1, argc, argv);
     if (!strcmp(cmd, "list"))

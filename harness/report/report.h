@@ -67,10 +67,17 @@ struct dh__grid {
     char wl[DH__MAX_WL][400];            /* full workload text, the row key */
     char wl_label[DH__MAX_WL][200];      /* varying parameters only, "\n"-joined */
     char var[DH__MAX_VAR][300];
-    int color[DH__MAX_VAR];              /* index into dh__palette */
+    char colour[DH__MAX_VAR][8];         /* "#rrggbb": dh__variant_colour */
     const struct dh_run *cell[DH__MAX_WL][DH__MAX_VAR];
     int dropped;                         /* runs beyond DH__MAX_WL / DH__MAX_VAR */
 };
+
+/* The colour of a variant label in every chart of the file: one hue per
+ * variant family (baseline grey, cpu_tdr blue, gpu_tdr orange, melded
+ * green, anything else purple), a shade within it per label of that
+ * family in the file (evenly spaced from dark to light), so that no two
+ * labels of the file share a colour and a family reads at a glance. */
+void dh__variant_colour(const struct dh_resultfile *f, const char *label, char out[8]);
 
 void dh__grid_build(const struct dh_resultfile *f, const char *suite, const char *bench,
                     const char *backend, const char *device, struct dh__grid *g);
@@ -102,6 +109,9 @@ int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
  * how the charts were drawn (report_index.c). 0 or -DH_E_IO. */
 int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
                           struct dh_err *err);
+/* DIR/index.html from DIR/index.md (report_html.c): the same report as
+ * one HTML page; 0 or -DH_E_* with err set */
+int dh_report_write_html(const char *dir, const char *title, struct dh_err *err);
 
 /* ---- a vendor-comparison study (harness/stats/study.h's matrix) ---- */
 struct dh_study;

@@ -11,7 +11,8 @@
  *
  * Bars are placed by us (x = group + offset), not by gnuplot's histogram
  * style, so every chart has the same look and an empty cell is a gap.
- * Each variant label keeps one colour in every chart of a report.
+ * Each variant label keeps one colour in every chart of a report: its
+ * family's hue, a shade of its own (dh__variant_colour).
  */
 #include "report.h"
 
@@ -62,6 +63,56 @@ static int chart_speedup(struct dh_report *r, const struct dh__grid *g, const ch
                         u->sp_kernel_hi, g->wl[w]);
         }
     }
+    /* one workload: horizontal bars, each named by its variant on the
+     * axis and its figure at its end (no legend to match colours with) */
+    if (g->n_wl == 1) {
+        fprintf(dat, "\n\n# one workload: row, median, 95%% lo, 95%% hi, colour\n");
+        for (int k = 0; k < K; k++) {
+            const struct dh_run *u = g->cell[0][vars[k]];
+            if (u && u->has_speedup)
+                fprintf(dat, "%d\t%.6g\t%.6g\t%.6g\t%ld\n", k, u->sp_kernel, u->sp_kernel_lo,
+                        u->sp_kernel_hi, strtol(g->colour[vars[k]] + 1, NULL, 16));
+        }
+        fclose(dat);
+        int longest = 0;
+        for (int k = 0; k < K; k++)
+            longest = (int)strlen(g->var[vars[k]]) > longest ? (int)strlen(g->var[vars[k]]) : longest;
+        dh__gp_begin(gp, r, name, 900, 150 + 30 * K);
+        fprintf(gp, "  set title ");
+        char t[600];
+        /* the baseline every bar is against, and whether it was tuned */
+        const struct dh_run *ref = NULL;
+        for (int k = 0; k < K && !ref; k++)
+            if (g->cell[0][vars[k]] && g->cell[0][vars[k]]->has_speedup)
+                ref = g->cell[0][vars[k]];
+        snprintf(t, sizeof t, "%s (%s): kernel speedup, median and 95%% interval\nagainst the "
+                 "baseline at %s%s; %s: %s", bench, g->wl[0][0] ? g->wl[0] : "one workload",
+                 ref && ref->baseline_tunables[0] ? ref->baseline_tunables : "its defaults",
+                 ref && ref->baseline_tuned ? " (tuned)" : " (untuned)", backend, device);
+        dh_gp_quote(gp, t);
+        fprintf(gp, "\n  set xlabel \"speedup (x); dashed: the baseline\"\n  set xrange [0:*]\n"
+                    "  set yrange [%g:-0.6]\n  set lmargin %d\n  set grid xtics ytics\n"
+                    "  set grid noytics\n  unset key\n  set ytics (", K - 0.4,
+                longest + 3 < 60 ? longest + 3 : 60);
+        for (int k = 0; k < K; k++) {
+            fprintf(gp, "%s", k ? ", " : "");
+            dh_gp_quote(gp, g->var[vars[k]]);
+            fprintf(gp, " %d", k);
+        }
+        fprintf(gp, ")\n  set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb \"#333333\"\n"
+                    "  plot \"%s.dat\" index %d using ($2/2):1:(0):2:($1-0.36):($1+0.36):5 "
+                    "with boxxyerror fc rgb variable fs solid 0.85 notitle, \\\n"
+                    "    \"\" index %d using 2:1:3:4 with xerrorbars pt -1 lc rgb \"#222222\" "
+                    "notitle, \\\n"
+                    "    \"\" index %d using 4:1:(sprintf(\" %%.2fx\", $2)) with labels left "
+                    "font \",9\" notitle\n", name, K, K, K);
+        dh__gp_end(gp);
+        fclose(gp);
+        char title[256];
+        snprintf(title, sizeof title, "Kernel speedup per variant (95%% interval)");
+        dh__add_chart(r, DH_CHART_SPEEDUP, name, title, bench, backend, device);
+        return 0;
+    }
     fclose(dat);
     int wpx = 360 + g->n_wl * K * 24;
     wpx = wpx < 900 ? 900 : wpx > 2000 ? 2000 : wpx;
@@ -80,10 +131,13 @@ static int chart_speedup(struct dh_report *r, const struct dh__grid *g, const ch
         double x, bw;
         dh__bar_x(0, k, K, &x, &bw);
         fprintf(gp, "    \"%s.dat\" index %d using 1:2:(%.4f) with boxes lc rgb \"%s\" title ",
-                name, k, bw * 0.92, dh__palette[g->color[vars[k]]]);
+                name, k, bw * 0.92, g->colour[vars[k]]);
         dh_gp_quote(gp, g->var[vars[k]]);
+        /* the figure on each bar, above its interval */
         fprintf(gp, ", \\\n    \"\" index %d using 1:3:(0):($4-$3) with vectors heads size "
-                    "screen 0.006,90 lc rgb \"#222222\" notitle%s\n", k, k + 1 < K ? ", \\" : "");
+                    "screen 0.006,90 lc rgb \"#222222\" notitle, \\\n"
+                    "    \"\" index %d using 1:4:(sprintf(\"%%.2f\", $2)) with labels offset 0,0.6 "
+                    "font \",7\" notitle%s\n", k, k, k + 1 < K ? ", \\" : "");
     }
     dh__gp_end(gp);
     fclose(gp);
@@ -163,33 +217,50 @@ static int chart_cfe(struct dh_report *r, const struct dh__grid *g, const char *
     fclose(dat);
     int wpx = 420 + g->n_wl * K * 24;
     wpx = wpx < 980 ? 980 : wpx > 2000 ? 2000 : wpx;
-    dh__gp_begin(gp, r, name, wpx, 540);
+    /* two panels on one x axis: CFE (bars, 0..1) above; what the baseline's
+     * divergence leaves to win below, on an axis of its own (1/CFE, the
+     * remap ceiling): no second axis across the bars */
+    dh__gp_begin(gp, r, name, wpx, 720);
     char t[600];
     snprintf(t, sizeof t, "%s: control-flow efficiency, baseline (before) and variants "
              "(after)\n%s: %s", bench, backend, device);
-    fprintf(gp, "  set title ");
+    int lines = 1;                       /* the workload labels' lines */
+    for (int w = 0; w < g->n_wl; w++) {
+        int l = 1;
+        for (const char *q = g->wl_label[w]; *q; q++)
+            l += *q == '\n';
+        lines = l > lines ? l : lines;
+    }
+    double lab = (lines + 1) * 0.022;    /* room for them under each panel */
+    fprintf(gp, "  set multiplot\n  set title ");
     dh_gp_quote(gp, t);
-    fprintf(gp, "\n  set ylabel \"CFE (bars; 1 = no divergence)\"\n  set yrange [0:1.12]\n"
-                "  set ytics 0,0.2,1 nomirror\n"
-                "  set y2label \"speedup (x): marks\"\n  set y2range [0:%g]\n"
-                "  set y2tics nomirror\n  set border 11\n"
-                "  set key outside right top vertical Left reverse\n", ceil(ymax * 1.15 * 2) / 2);
+    fprintf(gp, "\n  set ylabel \"CFE (1 = no divergence)\"\n  set yrange [0:1.12]\n"
+                "  set ytics 0,0.2,1\n"
+                "  set key at screen 0.74, screen 0.9 top left vertical Left reverse\n");
     dh__gp_xtics(gp, g, 0);
+    fprintf(gp, "  set lmargin at screen 0.09\n  set rmargin at screen 0.72\n"
+                "  set tmargin at screen 0.9\n  set bmargin at screen %.3f\n",
+            0.42 + lab + 0.03);
     fprintf(gp, "  plot \\\n");
     for (int k = 0; k < K; k++) {
         double x, bw;
         dh__bar_x(0, k, K, &x, &bw);
         fprintf(gp, "    \"%s.dat\" index %d using 1:2:(%.4f) with boxes lc rgb \"%s\" "
-                    "title ", name, k, bw * 0.92, dh__palette[g->color[vars[k]]]);
+                    "title ", name, k, bw * 0.92, g->colour[vars[k]]);
         dh_gp_quote(gp, g->var[vars[k]]);
-        fprintf(gp, ", \\\n");
+        fprintf(gp, "%s\n", k + 1 < K ? ", \\" : "");
     }
-    fprintf(gp, "    \"%s.dat\" index %d using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors "
-                "nohead lw 3 lc rgb \"#000000\" title \"1/CFE of baseline: potential "
-                "(right axis)\", \\\n"
-                "    \"%s.dat\" index %d using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors "
-                "nohead lw 3 lc rgb \"#c0392b\" title \"remap ceiling (right axis)\"\n",
-            name, K, name, K + 1);
+    fprintf(gp, "  unset title\n  set tmargin at screen 0.40\n  set bmargin at screen %.3f\n"
+                "  set ylabel \"speedup there is to win (x)\"\n"
+                "  set yrange [0:%g]\n  set ytics autofreq\n"
+                "  set key at screen 0.74, screen 0.40 top left vertical Left reverse\n"
+                "  plot \\\n"
+                "    \"%s.dat\" index %d using ($1-0.45):2:(0.9):(0) with vectors "
+                "nohead lw 3 lc rgb \"#000000\" title \"1/CFE of baseline: potential\", \\\n"
+                "    \"%s.dat\" index %d using ($1-0.45):2:(0.9):(0) with vectors "
+                "nohead lw 3 lc rgb \"#c0392b\" title \"remap ceiling\"\n"
+                "  unset multiplot\n",
+            lab + 0.03, ceil(ymax * 1.15 * 2) / 2, name, K, name, K + 1);
     dh__gp_end(gp);
     fclose(gp);
     dh__add_chart(r, DH_CHART_CFE, name, "CFE before (baseline) and after (variants), with the "
@@ -370,7 +441,7 @@ static int chart_breakeven(struct dh_report *r, const struct dh__grid *g, const 
                             xs[k][3]);
                 fprintf(gp, "%s    \"%s.dat\" index %d using 1:2:3:4 with yerrorlines lw 2 "
                             "pt 7 ps 0.8 lc rgb \"%s\" title ", lines ? ", \\\n" : "", name,
-                        block, dh__palette[g->color[v]]);
+                        block, g->colour[v]);
                 dh_gp_quote(gp, g->var[v]);
                 block++;
                 lines++;

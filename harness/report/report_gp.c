@@ -52,23 +52,60 @@ int dh_report_targets(const struct dh_resultfile *f, char (*backend)[16], char (
     return n;
 }
 
-/* The colour of a variant label: its place among all labels of the file. */
-static int color_of(const struct dh_resultfile *f, const char *label)
+/* the family of a variant label: its text up to '[' */
+static int family_of(const char *label)
 {
-    char seen[DH__MAX_VAR * 2][300];
-    int n = 0;
-    for (int i = 0; i < f->n_runs && n < DH__MAX_VAR * 2; i++) {
+    static const char *const fam[] = {"baseline", "cpu_tdr", "gpu_tdr", "melded"};
+    size_t l = strcspn(label, "[");
+    for (int k = 0; k < 4; k++)
+        if (strlen(fam[k]) == l && !strncmp(fam[k], label, l))
+            return k;
+    return 4;
+}
+
+static void hsl_hex(double h, double s, double l, char out[8])
+{
+    double c = (1 - fabs(2 * l - 1)) * s, hp = h / 60, x = c * (1 - fabs(fmod(hp, 2) - 1));
+    double r = 0, g = 0, b = 0;
+    if (hp < 1) r = c, g = x;
+    else if (hp < 2) r = x, g = c;
+    else if (hp < 3) g = c, b = x;
+    else if (hp < 4) g = x, b = c;
+    else if (hp < 5) r = x, b = c;
+    else r = c, b = x;
+    double m = l - c / 2;
+    snprintf(out, 8, "#%02x%02x%02x", (int)lround((r + m) * 255), (int)lround((g + m) * 255),
+             (int)lround((b + m) * 255));
+}
+
+void dh__variant_colour(const struct dh_resultfile *f, const char *label, char out[8])
+{
+    /* hue and saturation of each family (baseline, cpu_tdr, gpu_tdr,
+     * melded, other) */
+    static const double hue[5] = {0, 212, 24, 128, 282}, sat[5] = {0, 0.62, 0.78, 0.55, 0.45};
+    int fam = family_of(label);
+    /* this label's place among the file's labels of its family */
+    char seen[DH__MAX_VAR * 4][300];
+    int n = 0, me = -1;
+    for (int i = 0; i < f->n_runs && n < DH__MAX_VAR * 4; i++) {
         char l[300];
         dh_case_variant_label(&f->runs[i].c, l, sizeof l);
+        if (family_of(l) != fam)
+            continue;
         int k = 0;
         while (k < n && strcmp(seen[k], l))
             k++;
         if (k == n)
             snprintf(seen[n++], sizeof seen[0], "%s", l);
         if (!strcmp(l, label))
-            return k % DH__N_PALETTE;
+            me = k;
     }
-    return 0;
+    if (me < 0)
+        me = 0, n = n ? n : 1;
+    /* dark to light; one label alone in the middle */
+    double lo = fam == 0 ? 0.35 : 0.28, hi = fam == 0 ? 0.70 : 0.74;
+    double light = n > 1 ? lo + (hi - lo) * me / (n - 1) : (lo + hi) / 2;
+    hsl_hex(hue[fam], sat[fam], light, out);
 }
 
 void dh__grid_build(const struct dh_resultfile *f, const char *suite, const char *bench,
@@ -100,7 +137,8 @@ void dh__grid_build(const struct dh_resultfile *f, const char *suite, const char
         }
         if (v == g->n_var) {
             snprintf(g->var[g->n_var], sizeof g->var[0], "%s", var);
-            g->color[g->n_var++] = color_of(f, var);
+            dh__variant_colour(f, var, g->colour[g->n_var]);
+            g->n_var++;
         }
         g->cell[w][v] = u;
     }

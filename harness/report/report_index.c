@@ -153,6 +153,8 @@ static void run_table(FILE *f, const struct dh_resultfile *rf, const char *suite
             continue;
         char wl[256], var[300], tun[256], a[32], b[32], m[32];
         dh_workload_short(c, names, nn, wl, sizeof wl);
+        if (!wl[0])     /* one workload: its values, as the terminal's table shows them */
+            dh_pset_format(&c->params, DH_P_WORKLOAD, wl, sizeof wl);
         dh_case_variant_label(c, var, sizeof var);
         dh_pset_format(&c->params, DH_P_TUNABLE, tun, sizeof tun);
         fputc('|', f);
@@ -485,5 +487,5 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
         unlink(tmp);
         return dh_err_set(err, DH_E_IO, "cannot write %s: %s", path, strerror(errno));
     }
-    return 0;
+    return dh_report_write_html(r->dir, "divharness report", err);
 }

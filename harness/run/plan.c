@@ -1,5 +1,6 @@
 /* plan.c — expanding a selection into cases (plan.h). */
 #include "plan.h"
+#include "../support/suggest.h"
 #include "worker.h"
 #include "../../suites/suite.h"
 #include "../../suites/lib/regroup.h"
@@ -223,6 +224,16 @@ static int plan_bench(struct growing *g, const struct dh_bench *b, const struct 
     return 0;
 }
 
+/* " (did you mean X?)" for a mistyped name among list's, else "" */
+static const char *did_you_mean(const char *word, const char *list, char *buf, size_t len)
+{
+    char s[64];
+    if (dh_suggest_list(word, list, s, sizeof s))
+        return "";
+    snprintf(buf, len, " (did you mean %s?)", s);
+    return buf;
+}
+
 static void list_params(const struct dh_bench *b, char *out, size_t len)
 {
     out[0] = 0;
@@ -261,8 +272,8 @@ static int value_taken(const struct dh_bench *const *benches, int nb, const char
                           "with --bench %s", name, one, suite, benches[refuser]->name, why, ok,
                           ok);
     if (ndom > 1)
-        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: no selected benchmark takes it (%s)",
-                          name, one, doms);
+        return dh_err_set(err, DH_E_USAGE, "--param %s=%s: outside %s's domain in every "
+                          "selected benchmark (%s)", name, one, name, doms);
     return dh_err_set(err, DH_E_USAGE, "--param %s=%s: %s", name, one, why);
 }
 
@@ -271,9 +282,12 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
 {
     struct growing g = {0};
     const char *all_variants = "baseline,cpu_tdr,gpu_tdr,melded";
+    char mean[96];
     if (!sel->bench && (!sel->suite || !dh_suite_exists(sel->suite)))
-        return dh_err_set(err, DH_E_USAGE, "unknown suite '%s': choose one of %s, or all",
-                          sel->suite ? sel->suite : "", dh_suite_names());
+        return dh_err_set(err, DH_E_USAGE, "unknown suite '%s'%s: choose one of %s, or all",
+                          sel->suite ? sel->suite : "",
+                          did_you_mean(sel->suite ? sel->suite : "", dh_suite_names(), mean,
+                                       sizeof mean), dh_suite_names());
     if (!dh_size_valid(sel->size))
         return dh_err_set(err, DH_E_USAGE, "unknown size '%s': choose one of %s", sel->size,
                           DH_SIZES);
@@ -295,8 +309,9 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
                     if (dh_suite_has(sel->suite, dh_bench_at(i)))
                         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                                  names[0] ? ", " : "", dh_bench_at(i)->name);
-                return dh_err_set(err, DH_E_USAGE, "unknown benchmark '%s' in suite %s: "
-                                  "choose one of %s", item, sel->suite, names);
+                return dh_err_set(err, DH_E_USAGE, "unknown benchmark '%s' in suite %s%s: "
+                                  "choose one of %s", item, sel->suite,
+                                  did_you_mean(item, names, mean, sizeof mean), names);
             }
             benches[nb++] = b;
         }
@@ -313,9 +328,18 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
         int known = 0;
         for (int i = 0; i < nb; i++)
             known |= dh_bench_has_variant(benches[i], item);
-        if (!known && !strstr(all_variants, item))
-            return dh_err_set(err, DH_E_USAGE, "unknown variant '%s': choose from %s, or all",
-                              item, all_variants);
+        /* a family by its exact name ("baselin" is none: it was taken
+         * for one, being part of the list's text) */
+        int family = 0;
+        for (const char *q = all_variants; *q;) {
+            size_t l = strcspn(q, ",");
+            family |= strlen(item) == l && !strncmp(q, item, l);
+            q += l + (q[l] == ',');
+        }
+        if (!known && !family)
+            return dh_err_set(err, DH_E_USAGE, "unknown variant '%s'%s: choose from %s, or all",
+                              item, did_you_mean(item, all_variants, mean, sizeof mean),
+                              all_variants);
     }
     /* a BBV regrouping needs the profiling run --no-model leaves out */
     for (int i = 0; i < sel->n_params && !sel->model; i++)
@@ -339,8 +363,9 @@ int dh_plan(const struct dh_selection *sel, const struct dh_devlist *devs,
         if (!d) {
             char names[512];
             list_params(benches[0], names, sizeof names);
-            return dh_err_set(err, DH_E_USAGE, "unknown parameter '%s' for %s/%s: valid are %s",
-                              name, sel->suite, benches[0]->name, names);
+            return dh_err_set(err, DH_E_USAGE, "unknown parameter '%s' for %s/%s%s: valid are %s",
+                              name, sel->suite, benches[0]->name,
+                              did_you_mean(name, names, mean, sizeof mean), names);
         }
         if (strchr(val, ',') && d->kind == DH_P_TUNABLE)
             return dh_err_set(err, DH_E_USAGE, "--param %s=%s: a tunable takes one value "
