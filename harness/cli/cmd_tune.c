@@ -154,17 +154,21 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
     if (rc == -DH_E_IO)
         fprintf(stderr, "harness tune: warning: %s; the evaluations are not kept for a "
                 "later run\n", e.msg);
-    int from_journal = 0, wrong = 0;
+    int from_journal = 0, wrong = 0, wide = 13;       /* the columns: as wide as the widest */
+    for (int k = 0; k < run.tune.n_eval; k++)
+        if ((int)strlen(run.tune.eval[k].tunables) > wide)
+            wide = (int)strlen(run.tune.eval[k].tunables);
+    printf("  %-*s %-8s %12s\n", wide, "configuration", "status", "kernel ms");
     for (int k = 0; k < run.tune.n_eval; k++) {
         const char *j = run.tune.eval[k].from_journal ? "  (journal)" : "";
         from_journal += run.tune.eval[k].from_journal;
         wrong += run.tune.eval[k].status == DH_E_WRONG;
         if (run.tune.eval[k].ms > 0)
-            printf("  %-30s %-8s %.4f ms%s\n", run.tune.eval[k].tunables,
+            printf("  %-*s %-8s %12.4f%s\n", wide, run.tune.eval[k].tunables,
                    dh_err_name(run.tune.eval[k].status), run.tune.eval[k].ms, j);
         else
-            printf("  %-30s %-8s%s\n", run.tune.eval[k].tunables,
-                   dh_err_name(run.tune.eval[k].status), j);
+            printf("  %-*s %-8s %12s%s\n", wide, run.tune.eval[k].tunables,
+                   dh_err_name(run.tune.eval[k].status), "-", j);
     }
     if (from_journal)
         printf("(journal: %d of %d evaluations were read from %s, measured earlier for this "
