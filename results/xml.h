@@ -16,6 +16,29 @@ struct dh_invocation {
 };
 #define DH_ENV_INVOCATIONS 32   /* kept: the first and the latest 31 */
 
+/* What a run ran on, besides the machine's name (<conditions>): the host's
+ * load before the run and at its latest write, the CPU's governor and
+ * clock; GPU clocks and throttling where the backend can tell (gpu says
+ * what was recorded, or why nothing was). A night on a busy host is not
+ * a regression (compare's "unreliable"). */
+struct dh_conditions {
+    int valid;                    /* 0: not recorded (a file written before) */
+    int live;                     /* this process's run: each write refreshes load_after */
+    int cpus;                     /* online CPUs */
+    double load_before[3];        /* 1, 5, 15 min load averages; -1 unknown */
+    double load_after[3];
+    char governor[32];            /* cpufreq governor of cpu0; "" unknown */
+    int cpu_mhz;                  /* cpu0's current clock; 0 unknown */
+    char gpu[256];                /* GPU clocks and throttling, or why not recorded */
+};
+
+/* The host's part now (cpus, load_before, governor, clock), valid and live. */
+void dh_conditions_host(struct dh_conditions *c);
+/* A night's conditions unfit for timing: 1 with why (e.g. "host load 3.9
+ * on 2 CPUs before the run"), else 0. max_load <= 0: half the CPUs. */
+int dh_conditions_unreliable(const struct dh_conditions *c, double max_load, char *why,
+                             size_t len);
+
 struct dh_env {
     char host[256], os[256], kernel[256], compiler[128], harness[64];
     char git_revision[64], started[40], updated[40], command[2048];
@@ -23,6 +46,7 @@ struct dh_env {
      * started above is the first one's, the rest describe the latest */
     struct dh_invocation inv[DH_ENV_INVOCATIONS];
     int n_inv;
+    struct dh_conditions cond;
 };
 
 struct dh_resultfile {

@@ -530,6 +530,24 @@ static void read_environment(xmlNodePtr s, struct dh_env *env)
         for (size_t i = 0; i < sizeof f / sizeof *f; i++)
             if (is(e, f[i].k))
                 text_of(e, f[i].v, f[i].l);
+        if (is(e, "conditions")) {
+            struct dh_conditions *c = &env->cond;
+            c->valid = 1;
+            c->cpus = iprop(e, "cpus", 0);
+            char b[96];
+            const char *names[2] = {"load_before", "load_after"};
+            double *dst[2] = {c->load_before, c->load_after};
+            for (int q = 0; q < 2; q++) {
+                dst[q][0] = dst[q][1] = dst[q][2] = -1;
+                sprop(e, names[q], b, sizeof b);
+                if (b[0] && sscanf(b, "%lf %lf %lf", &dst[q][0], &dst[q][1], &dst[q][2]) != 3)
+                    dst[q][0] = dst[q][1] = dst[q][2] = -1;
+            }
+            sprop(e, "governor", c->governor, sizeof c->governor);
+            c->cpu_mhz = iprop(e, "cpu_mhz", 0);
+            sprop(e, "gpu", c->gpu, sizeof c->gpu);
+            continue;
+        }
         if (!is(e, "invocations"))
             continue;
         /* more than a file written here holds: the first and the latest */

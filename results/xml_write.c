@@ -60,6 +60,47 @@ void dh_env_fill(struct dh_env *e, int argc, char **argv)
                               argv[i]);
 }
 
+void dh_conditions_host(struct dh_conditions *c)
+{
+    memset(c, 0, sizeof *c);
+    c->valid = c->live = 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    c->cpus = n > 0 ? (int)n : 0;
+    double l[3];
+    int k = getloadavg(l, 3);
+    for (int i = 0; i < 3; i++)
+        c->load_before[i] = c->load_after[i] = i < k ? l[i] : -1;
+    FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r");
+    if (f) {
+        if (fgets(c->governor, sizeof c->governor, f))
+            c->governor[strcspn(c->governor, "\n")] = 0;
+        fclose(f);
+    }
+    f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "r");
+    long khz = 0;
+    if (f) {
+        if (fscanf(f, "%ld", &khz) != 1)
+            khz = 0;
+        fclose(f);
+    }
+    c->cpu_mhz = (int)(khz / 1000);
+    snprintf(c->gpu, sizeof c->gpu, "not recorded: no backend reports GPU clocks or "
+             "throttling yet");
+}
+
+int dh_conditions_unreliable(const struct dh_conditions *c, double max_load, char *why,
+                             size_t len)
+{
+    if (!c->valid || c->load_before[0] < 0)
+        return 0;
+    double lim = max_load > 0 ? max_load : 0.5 * (c->cpus > 0 ? c->cpus : 1);
+    if (c->load_before[0] <= lim)
+        return 0;
+    snprintf(why, len, "host load %.2f on %d CPU%s before the run (over %.2f)",
+             c->load_before[0], c->cpus, c->cpus == 1 ? "" : "s", lim);
+    return 1;
+}
+
 static void invocation_of(struct dh_invocation *v, int n, const struct dh_env *e)
 {
     v->n = n;
@@ -500,6 +541,28 @@ int dh_xml_write_plan(const char *path, const struct dh_env *env,
             attr(e, "git_revision", "%s", v->git_revision);
             attr(e, "host", "%s", v->host);
         }
+    }
+    if (env->cond.valid) {
+        const struct dh_conditions *c = &env->cond;
+        double after[3];
+        memcpy(after, c->load_after, sizeof after);
+        if (c->live) {                  /* this run's latest write: the load now */
+            int k = getloadavg(after, 3);
+            for (int i = k < 0 ? 0 : k; i < 3; i++)
+                after[i] = -1;
+        }
+        xmlNodePtr cn = xmlNewChild(en, NULL, BAD_CAST "conditions", NULL);
+        attr(cn, "cpus", "%d", c->cpus);
+        if (c->load_before[0] >= 0)
+            attr(cn, "load_before", "%.2f %.2f %.2f", c->load_before[0], c->load_before[1],
+                 c->load_before[2]);
+        if (after[0] >= 0)
+            attr(cn, "load_after", "%.2f %.2f %.2f", after[0], after[1], after[2]);
+        if (c->governor[0])
+            attr(cn, "governor", "%s", c->governor);
+        if (c->cpu_mhz > 0)
+            attr(cn, "cpu_mhz", "%d", c->cpu_mhz);
+        attr(cn, "gpu", "%s", c->gpu);
     }
     section(out, doc, en, 1);
     xmlNodePtr dv = xmlNewChild(root, NULL, BAD_CAST "devices", NULL);

@@ -95,11 +95,20 @@ static inline const char *tpath(const char *name)
     return buf[k];
 }
 
+/* the host's 1-minute load before the run, as a results file records it
+ * (< 0: no conditions recorded, as files written before them) */
+static double dh_test_load = -1;
+
 static inline void write_results(const char *path, struct dh_run *runs, int n, const char *dev)
 {
     struct dh_env env;
     char *argv[] = {"harness", "run", "--suite", "micro"};
     dh_env_fill(&env, 4, argv);
+    if (dh_test_load >= 0) {
+        env.cond = (struct dh_conditions){.valid = 1, .cpus = 2, .gpu = "not recorded"};
+        for (int i = 0; i < 3; i++)
+            env.cond.load_before[i] = env.cond.load_after[i] = dh_test_load;
+    }
     static struct dh_devlist devs;
     memset(&devs, 0, sizeof devs);
     devs.n = 1;
@@ -129,6 +138,30 @@ static inline int quiet(int (*cmd)(int, char **), int argc, char **argv)
     close(null);
     return rc;
 }
+/* The same with stdout kept in out (at most len - 1 bytes). */
+static inline int captured(int (*cmd)(int, char **), char *out, size_t len, int argc,
+                           char **argv)
+{
+    fflush(stdout);
+    char path[] = "/tmp/dh-capture-XXXXXX";
+    int fd = mkstemp(path), saved = dup(1);
+    dup2(fd, 1);
+    int rc = cmd(argc, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    lseek(fd, 0, SEEK_SET);
+    ssize_t k = read(fd, out, len - 1);
+    out[k > 0 ? k : 0] = 0;
+    close(fd);
+    unlink(path);
+    return rc;
+}
+#define capture(fn, out, len, ...)                                \
+    ({                                                            \
+        char *a_[] = {"cmd", __VA_ARGS__};                        \
+        captured(fn, out, len, (int)(sizeof a_ / sizeof *a_), a_); \
+    })
 #define CMD(fn, ...)                                              \
     ({                                                            \
         char *a_[] = {"cmd", __VA_ARGS__};                        \

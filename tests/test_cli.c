@@ -251,6 +251,15 @@ static void option_forms(void **st)
     assert_int_equal(run(NULL, j), 0);
     assert_non_null(strstr(out, "frontier/pol"));
     assert_null(strstr(out, "frontier/cvp"));
+    /* a busy host is refused before anything runs (load 0 is never over 0) */
+    double load;
+    if (getloadavg(&load, 1) == 1 && load > 0.005) {
+        const char *ml[] = {"run", "--suite", "micro", "--max-load", "0", NULL};
+        assert_int_equal(run(NULL, ml), 3);
+        assert_non_null(strstr(out, "the host is busy: load average"));
+    }
+    const char *ml2[] = {"run", "--suite", "micro", "--max-load", "high", NULL};
+    assert_int_equal(run(NULL, ml2), 64);
     const char *v[] = {"--version", NULL};
     assert_int_equal(run(NULL, v), 0);
     assert_non_null(strstr(out, "harness (divharness) "));
@@ -732,6 +741,10 @@ static void tuned_file(void **st)
     assert_int_equal(evals, space);
     /* every speedup names the baseline's configuration, tuned */
     assert_non_null(strstr(r1, "baseline_tuned=\"true\""));
+    /* what it ran on: the host's load before and at the last write */
+    assert_non_null(strstr(r1, "<conditions cpus=\""));
+    assert_non_null(strstr(r1, "load_before=\""));
+    assert_non_null(strstr(r1, "load_after=\""));
     assert_null(strstr(r1, "baseline_tuned=\"false\""));
     /* the file names each case in words beside its key */
     char *tf = slurp(f, &len);

@@ -319,6 +319,52 @@ static void command_exit_codes(void **st)
 
 
 /* The committed H100 results, one case's samples made 10% slower. */
+/* a night on a busy host is its own verdict, not a regression: the
+ * conditions each run recorded say so (--strict fails on it); a quiet
+ * host's same slowdown stays a regression */
+static void busy_host(void **st)
+{
+    (void)st;
+    static struct dh_run b[2], n[2];
+    lcg = 29;
+    make_run(&b[0], "baseline", NULL, 2, 40, 0.01, 12);
+    make_run(&b[1], "gpu_tdr", "dgi", 2, 35, 0.01, 12);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(dh_run_copy(&n[i], &b[i]), 0);
+    dh_test_load = 0.2;
+    write_results(tpath("quiet-base.xml"), b, 2, "Test Device");
+    scale(&n[1], 1.6, 0);
+    dh_test_load = 3.9;                        /* a CPU hog beside it, 2 CPUs */
+    write_results(tpath("busy.xml"), n, 2, "Test Device");
+    dh_test_load = 0.3;
+    write_results(tpath("quiet-slow.xml"), n, 2, "Test Device");
+    dh_test_load = -1;
+    /* what was recorded comes back */
+    struct dh_resultfile rf;
+    struct dh_err e = {0};
+    assert_int_equal(dh_xml_read(tpath("busy.xml"), &rf, &e), 0);
+    assert_true(rf.env.cond.valid);
+    assert_true(rf.env.cond.load_before[0] == 3.9);
+    assert_int_equal(rf.env.cond.cpus, 2);
+    dh_resultfile_free(&rf);
+    char out[8192];
+    assert_int_equal(capture(dh_cmd_compare, out, sizeof out, (char *)tpath("quiet-base.xml"),
+                             (char *)tpath("busy.xml")), DH_EXIT_OK);
+    assert_non_null(strstr(out, "UNRELIABLE: NEW: host load 3.90 on 2 CPUs before the run"));
+    assert_null(strstr(out, "REGRESSION"));
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("quiet-base.xml"), (char *)tpath("busy.xml"),
+                         "--strict"), DH_EXIT_INFRA);
+    /* a higher limit judges it after all */
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("quiet-base.xml"), (char *)tpath("busy.xml"),
+                         "--max-load", "4"), DH_EXIT_REGRESSION);
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("quiet-base.xml"),
+                         (char *)tpath("quiet-slow.xml")), DH_EXIT_REGRESSION);
+    for (int i = 0; i < 2; i++) {
+        dh_run_release(&b[i]);
+        dh_run_release(&n[i]);
+    }
+}
+
 static void planted_h100(void **st)
 {
     (void)st;
@@ -457,6 +503,7 @@ static void merge_and_baseline(void **st)
 int main(void)
 {
     const struct CMUnitTest t[] = {
+        cmocka_unit_test(busy_host),
         cmocka_unit_test(mwu_textbook),       cmocka_unit_test(mwu_exact_larger),
         cmocka_unit_test(mwu_ties_asymptotic), cmocka_unit_test(metric_verdicts),
         cmocka_unit_test(case_verdicts),      cmocka_unit_test(command_exit_codes),

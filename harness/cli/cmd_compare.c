@@ -41,9 +41,13 @@ static void compare_usage(FILE *f)
         "  --cfe-drop D           CFE lower by more than D fails (default 0.02)\n"
         "  --allow-device-change  compare files of different devices, matching cases\n"
         "                         without the device name\n"
-        "  --strict               a case on one side only is an error (exit 3)\n"
-        "exit: 0 no regression, 2 regression (slower, wrong, failed run, CFE drop),\n"
-        "      3 bad or incompatible input, 64 usage\n", DH_BASELINE_DIR_DEFAULT,
+        "  --max-load L           a side whose host had a 1-minute load average over L\n"
+        "                         before its run is UNRELIABLE, not judged a regression\n"
+        "                         (default: half its CPUs)\n"
+        "  --strict               a case on one side only, or an unreliable side, is an\n"
+        "                         error (exit 3)\n"
+        "exit: 0 no regression (or unreliable: said), 2 regression (slower, wrong,\n"
+        "      failed run, CFE drop), 3 bad or incompatible input, 64 usage\n", DH_BASELINE_DIR_DEFAULT,
         100 * DH_CMP_HOST_THRESHOLD, DH_CMP_HOST_MIN_SAMPLES);
 }
 
@@ -178,6 +182,7 @@ int dh_cmd_compare(int argc, char **argv)
     dh_cmp_opts_default(&o);
     const char *files[2] = {0}, *junit = NULL, *dir = NULL;
     int nfiles = 0, use_baseline = 0, strict = 0, junit_strict = 0;
+    double max_load = 0;                 /* --max-load; 0: half the CPUs */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char buf[64];
@@ -230,6 +235,8 @@ int dh_cmd_compare(int argc, char **argv)
             junit_strict = 1;
         } else if (!strcmp(a, "--strict") && !eqv) {
             strict = 1;
+        } else if (!strcmp(a, "--max-load")) {
+            if (!parse_num(a, VAL(), 0, 4096, &max_load)) return DH_EXIT_USAGE;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "harness compare: unknown option '%s' (see harness compare --help)\n",
                     argv[i]);
@@ -318,6 +325,14 @@ int dh_cmd_compare(int argc, char **argv)
     }
     printf("BASE %s (%s, git %s)\nNEW  %s (%s, git %s)\n", base_path, base.env.started,
            base.env.git_revision, new_path, cur.env.started, cur.env.git_revision);
+    /* the conditions each side ran in: a busy host makes its timings
+     * unfit to judge (the verdict below says so instead of "regression") */
+    char unreliable[400] = "", wb[200], wn[200];
+    int ub = dh_conditions_unreliable(&base.env.cond, max_load, wb, sizeof wb);
+    int un = dh_conditions_unreliable(&cur.env.cond, max_load, wn, sizeof wn);
+    if (ub || un)
+        snprintf(unreliable, sizeof unreliable, "%s%s%s%s%s", un ? "NEW: " : "", un ? wn : "",
+                 un && ub ? "; " : "", ub ? "BASE: " : "", ub ? wb : "");
     driver_notes(&base, &cur);
     printf("\n");
     table(&c);
@@ -349,11 +364,25 @@ int dh_cmd_compare(int argc, char **argv)
         fprintf(stderr, "harness compare: no case of NEW is in BASE: nothing was compared "
                 "(different suites, sizes or workloads?)\n");
         code = DH_EXIT_INFRA;
+    } else if (unreliable[0] && c.n_failures == c.count[DH_V_SLOWER] + c.n_cfe_drop) {
+        /* timings from a busy host: not a regression, said as such; a
+         * wrong result or a failed run is one whatever the host */
+        printf("UNRELIABLE: %s; %d case%s would be slower; run again on a quiet host "
+               "(harness run --max-load L refuses a busy one)\n", unreliable,
+               c.count[DH_V_SLOWER], c.count[DH_V_SLOWER] == 1 ? "" : "s");
+        if (strict)
+            code = DH_EXIT_INFRA;
     } else if (c.n_failures) {
         printf("REGRESSION: %d case%s (slower %d, wrong %d, failed %d, CFE drops %d)\n",
                c.n_failures, c.n_failures == 1 ? "" : "s", c.count[DH_V_SLOWER],
                c.count[DH_V_WRONG], c.count[DH_V_FAILED], c.n_cfe_drop);
+        if (unreliable[0])
+            printf("(and %s)\n", unreliable);
         code = DH_EXIT_REGRESSION;
+    } else if (unreliable[0]) {
+        printf("no regression; UNRELIABLE: %s\n", unreliable);
+        if (strict)
+            code = DH_EXIT_INFRA;
     } else {
         printf("no regression\n");
     }

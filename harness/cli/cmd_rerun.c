@@ -151,6 +151,7 @@ int dh_cmd_rerun(int argc, char **argv, int full_argc, char **full_argv)
         printf("  %s\n", run.r.message);
     struct dh_env env;
     dh_env_fill(&env, full_argc, full_argv);
+    dh_conditions_host(&env.cond);
     if (dh_xml_write(path, &env, &devs, &run, 1, &e)) {
         fprintf(stderr, "harness rerun: %s\n", e.msg);
         return DH_EXIT_INFRA;

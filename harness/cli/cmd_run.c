@@ -66,6 +66,9 @@ static void run_usage(FILE *f)
         "  --instrumented         time the profiling (BBV-counting) build itself;\n"
         "                         such runs are never compared with plain ones\n"
         "  --isolate yes|no       run cases in worker processes (default yes)\n"
+        "  --max-load L           refuse to start (exit 3) when the host's 1-minute load\n"
+        "                         average is over L: a busy host times nothing worth\n"
+        "                         comparing (the load is recorded in every results file)\n"
         "  --cache DIR            workload cache folder: inputs, CPU references and\n"
         "                         BBVs kept between runs (default $DH_CACHE, else\n"
         "                         ${XDG_CACHE_HOME:-~/.cache}/divharness/workloads)\n"
@@ -234,6 +237,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     const char *out = NULL, *dump = NULL, *descriptor = NULL;
     int fresh = 0, check_only = 0;
     int isolate = 1;
+    double max_load = -1;             /* --max-load: -1 none */
     int shard = 0, shards = 0;
     const char *shard_costs = NULL;
     const char *cache_dir = NULL, *cache_limit = NULL;
@@ -416,6 +420,15 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             if (!(v = VAL()) || !dh_cli_int("run", "--tune-seed", v, 0, 1 << 30, &t))
                 return DH_EXIT_USAGE;
             tune.seed = (unsigned)t;
+        } else if (!strcmp(a, "--max-load")) {
+            char *end;
+            if (!(v = VAL()))
+                return DH_EXIT_USAGE;
+            max_load = strtod(v, &end);
+            if (end == v || *end || !(max_load >= 0 && max_load <= 4096)) {
+                fprintf(stderr, "harness run: --max-load %s: want a load average, 0..4096\n", v);
+                return DH_EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--isolate")) {
             if (!(v = VAL())) return DH_EXIT_USAGE;
             if (strcmp(v, "yes") && strcmp(v, "no")) {
@@ -489,6 +502,15 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                 sel.suite, has ? " (did you mean " : "", has ? m : "", has ? "?)" : "",
                 dh_suite_names());
         return DH_EXIT_USAGE;
+    }
+    /* a busy host: refused before anything is built or timed */
+    struct dh_conditions cond;
+    dh_conditions_host(&cond);
+    if (max_load >= 0 && cond.load_before[0] > max_load) {
+        fprintf(stderr, "harness run: the host is busy: load average %.2f over the last minute "
+                "(%d CPUs) is over --max-load %g; wait for it to settle, stop what runs "
+                "beside it, or raise --max-load\n", cond.load_before[0], cond.cpus, max_load);
+        return DH_EXIT_INFRA;
     }
     dh_runner_install_sigint();
     static struct dh_devlist devs;
@@ -597,6 +619,7 @@ int dh_cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     x.tune = tune;
     dh_env_fill(&x.env, full_argc, full_argv);
+    x.env.cond = cond;                   /* the load before; each write adds the load after */
     if (dh_mkdir_p(dir)) {
         fprintf(stderr, "harness run: cannot make %s (%s): choose a writable folder with "
                 "--out DIR\n", dir, strerror(errno));

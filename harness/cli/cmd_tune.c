@@ -202,6 +202,7 @@ int dh_cmd_tune(int argc, char **argv, int full_argc, char **full_argv)
            "evaluations\n", 100 * run.tune.flat_share, run.tune.evals_to_95);
     struct dh_env env;
     dh_env_fill(&env, full_argc, full_argv);
+    dh_conditions_host(&env.cond);
     if (dh_xml_write(path, &env, &devs, &run, 1, &e)) {
         fprintf(stderr, "harness tune: %s\n", e.msg);
         return DH_EXIT_INFRA;

@@ -106,6 +106,21 @@ static json_t *environment_of(const struct dh_env *e)
                                              e->inv[i].harness, "git_revision",
                                              e->inv[i].git_revision, "host", e->inv[i].host));
     json_object_set_new(o, "invocations", inv);
+    if (e->cond.valid) {
+        const struct dh_conditions *c = &e->cond;
+        json_object_set_new(
+            o, "conditions",
+            json_pack("{s:i, s:[o,o,o], s:[o,o,o], s:s, s:o, s:s}", "cpus", c->cpus,
+                      "load_before", num(c->load_before[0] >= 0 ? c->load_before[0] : NAN),
+                      num(c->load_before[1] >= 0 ? c->load_before[1] : NAN),
+                      num(c->load_before[2] >= 0 ? c->load_before[2] : NAN), "load_after",
+                      num(c->load_after[0] >= 0 ? c->load_after[0] : NAN),
+                      num(c->load_after[1] >= 0 ? c->load_after[1] : NAN),
+                      num(c->load_after[2] >= 0 ? c->load_after[2] : NAN), "governor",
+                      c->governor, "cpu_mhz", c->cpu_mhz > 0 ? json_integer(c->cpu_mhz)
+                                                             : json_null(),
+                      "gpu", c->gpu));
+    }
     return o;
 }
 

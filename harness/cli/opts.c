@@ -15,7 +15,7 @@ static const char *const run_opts[] = {
     "shard-costs=", "out=", "dump-source=", "no-model", "cache=", "cache-limit=", "no-cache",
     "overlap=", "instrumented", "remap-overhead=", "counters=", "tune=", "tuned=",
     "save-tuned=", "tune-budget=", "tune-seconds=", "tune-reps=", "tune-seed=", "isolate=",
-    NULL};
+    "max-load=", NULL};
 static const char *const slurm_opts[] = {
     "shards=", "results=", "partition=", "time=", "gpus-per-task=", "sbatch-arg=", "poll=",
     "wait", "task=", "merge-task=", NULL};
@@ -26,7 +26,7 @@ static const char *const study_opts[] = {
 static const char *const compare_opts[] = {
     "junit=", "dir=", "threshold=", "alpha=", "max-spread=", "min-samples=",
     "host-threshold=", "host-min-samples=", "cfe-drop=", "allow-device-change", "baseline",
-    "junit-strict", "strict", NULL};
+    "junit-strict", "strict", "max-load=", NULL};
 static const char *const emit_opts[] = {
     "out=", "suite=", "bench=", "variant=", "backend=", "size=", "ext=", "wave=", "local=",
     "param=", NULL};

@@ -378,6 +378,34 @@ int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int faile
         cell(f, env[i].v[0] ? env[i].v : "-");
         fputc('\n', f);
     }
+    if (e->cond.valid) {            /* what the run ran on */
+        const struct dh_conditions *c = &e->cond;
+        char lb[64] = "-", la[64] = "-", cpu[96];
+        if (c->load_before[0] >= 0)
+            snprintf(lb, sizeof lb, "%.2f %.2f %.2f", c->load_before[0], c->load_before[1],
+                     c->load_before[2]);
+        if (c->load_after[0] >= 0)
+            snprintf(la, sizeof la, "%.2f %.2f %.2f", c->load_after[0], c->load_after[1],
+                     c->load_after[2]);
+        char mhz[24] = "clock unknown";
+        if (c->cpu_mhz > 0)
+            snprintf(mhz, sizeof mhz, "%d MHz", c->cpu_mhz);
+        snprintf(cpu, sizeof cpu, "%d CPUs, governor %s, %s", c->cpus,
+                 c->governor[0] ? c->governor : "unknown", mhz);
+        fprintf(f, "| host load (1, 5, 15 min) before the run |");
+        cell(f, lb);
+        fprintf(f, "\n| host load at the last case |");
+        cell(f, la);
+        fprintf(f, "\n| CPU |");
+        cell(f, cpu);
+        fprintf(f, "\n| GPU conditions |");
+        cell(f, c->gpu[0] ? c->gpu : "-");
+        fputc('\n', f);
+        char why[200];
+        if (dh_conditions_unreliable(c, 0, why, sizeof why))
+            fprintf(f, "\n> **Busy host**: %s: the timings of this file are unreliable "
+                       "(`harness compare` says so instead of judging them).\n\n", why);
+    }
     fprintf(f, "\n## Devices\n\n| backend | # | name | vendor | driver | runtime | warp | "
                "compute units | clock MHz | memory GiB | CFE in these runs |\n"
                "|---|---:|---|---|---|---|---:|---:|---:|---:|---|\n");
