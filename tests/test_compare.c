@@ -359,6 +359,27 @@ static void busy_host(void **st)
                          "--max-load", "4"), DH_EXIT_REGRESSION);
     assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("quiet-base.xml"),
                          (char *)tpath("quiet-slow.xml")), DH_EXIT_REGRESSION);
+    /* --junit -: stdout holds the JUnit XML alone (the table went to stderr) */
+    assert_int_equal(capture(dh_cmd_compare, out, sizeof out, (char *)tpath("quiet-base.xml"),
+                             (char *)tpath("quiet-slow.xml"), "--junit", "-"),
+                     DH_EXIT_REGRESSION);
+    assert_true(!strncmp(out, "<?xml", 5));
+    assert_non_null(strstr(out, "<testsuites"));
+    assert_null(strstr(out, "REGRESSION:"));
+    /* the same timings at other tunables: said, and --strict fails on it */
+    static struct dh_run m[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(dh_run_copy(&m[i], &b[i]), 0);
+        dh_pset_put(&m[i].c.params, "wg", "128", 128, DH_P_TUNABLE);
+    }
+    write_results(tpath("moved.xml"), m, 2, "Test Device");
+    assert_int_equal(capture(dh_cmd_compare, out, sizeof out, (char *)tpath("quiet-base.xml"),
+                             (char *)tpath("moved.xml")), DH_EXIT_OK);
+    assert_non_null(strstr(out, "TUNABLES MOVED: 2 cases ran at other tunables than BASE"));
+    assert_int_equal(CMD(dh_cmd_compare, (char *)tpath("quiet-base.xml"), (char *)tpath("moved.xml"),
+                         "--strict"), DH_EXIT_INFRA);
+    for (int i = 0; i < 2; i++)
+        dh_run_release(&m[i]);
     for (int i = 0; i < 2; i++) {
         dh_run_release(&b[i]);
         dh_run_release(&n[i]);

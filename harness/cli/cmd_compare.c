@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "../stats/junit.h"
 #include "../stats/baseline.h"
@@ -26,7 +28,8 @@ static void compare_usage(FILE *f)
         "  --baseline             BASE = the stored baseline of NEW's devices and drivers\n"
         "                         (see harness baseline save)\n"
         "  --dir DIR              baseline folder (default $DH_BASELINE_DIR or %s)\n"
-        "  --junit FILE           also write JUnit XML (one testcase per case)\n"
+        "  --junit FILE           also write JUnit XML (one testcase per case); - writes it\n"
+        "                         to stdout, and everything else compare prints to stderr\n"
         "  --junit-strict         no per-case <properties> in the JUnit file (for the\n"
         "                         strict schema of Jenkins' xunit plugin)\n"
         "  --threshold PCT        smallest slowdown that counts (default 5); the threshold\n"
@@ -44,8 +47,8 @@ static void compare_usage(FILE *f)
         "  --max-load L           a side whose host had a 1-minute load average over L\n"
         "                         before its run is UNRELIABLE, not judged a regression\n"
         "                         (default: half its CPUs)\n"
-        "  --strict               a case on one side only, or an unreliable side, is an\n"
-        "                         error (exit 3)\n"
+        "  --strict               a case on one side only, an unreliable side, or cases\n"
+        "                         whose tunables moved, is an error (exit 3)\n"
         "exit: 0 no regression (or unreliable: said), 2 regression (slower, wrong,\n"
         "      failed run, CFE drop), 3 bad or incompatible input, 64 usage\n", DH_BASELINE_DIR_DEFAULT,
         100 * DH_CMP_HOST_THRESHOLD, DH_CMP_HOST_MIN_SAMPLES);
@@ -183,6 +186,7 @@ int dh_cmd_compare(int argc, char **argv)
     const char *files[2] = {0}, *junit = NULL, *dir = NULL;
     int nfiles = 0, use_baseline = 0, strict = 0, junit_strict = 0;
     double max_load = 0;                 /* --max-load; 0: half the CPUs */
+    int data_fd = 1;                     /* where the data goes (--junit -: the old stdout) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char buf[64];
@@ -323,6 +327,12 @@ int dh_cmd_compare(int argc, char **argv)
         code = DH_EXIT_INFRA;
         goto out;
     }
+    /* --junit -: stdout is the XML's; what compare says goes to stderr */
+    if (junit && !strcmp(junit, "-")) {
+        fflush(stdout);
+        data_fd = dup(1);
+        dup2(2, 1);
+    }
     printf("BASE %s (%s, git %s)\nNEW  %s (%s, git %s)\n", base_path, base.env.started,
            base.env.git_revision, new_path, cur.env.started, cur.env.git_revision);
     /* the conditions each side ran in: a busy host makes its timings
@@ -353,13 +363,39 @@ int dh_cmd_compare(int argc, char **argv)
            "measured once per workload, held at BASE's on both sides; NEW's in the note, "
            "unjudged)\n", 100 * o.threshold, o.alpha, o.min_samples, o.alpha, o.alpha,
            100 * o.max_spread, 100 * o.host_threshold, o.host_min_samples);
+    /* --junit -: the XML goes to stdout, written through a file of our
+     * own; the table and verdicts have been going to stderr (below) */
+    char jtmp[64] = "";
+    if (junit && !strcmp(junit, "-")) {
+        snprintf(jtmp, sizeof jtmp, "/tmp/dh-junit-XXXXXX");
+        int fd = mkstemp(jtmp);
+        if (fd < 0) {
+            fprintf(stderr, "harness compare: cannot make a scratch file: %s\n", strerror(errno));
+            code = DH_EXIT_INFRA;
+            goto out;
+        }
+        close(fd);
+        junit = jtmp;
+    }
     if (junit && dh_junit_write(junit, &c, &o, base_path, new_path, junit_strict, &e)) {
         fprintf(stderr, "harness compare: %s\n", e.msg);
         code = DH_EXIT_INFRA;
         goto out;
     }
-    if (junit)
+    if (jtmp[0]) {
+        FILE *jf = fopen(jtmp, "r");
+        char buf[65536];
+        size_t k;
+        fflush(stdout);
+        while (jf && (k = fread(buf, 1, sizeof buf, jf)) > 0)
+            if (write(data_fd, buf, k) != (ssize_t)k)
+                break;
+        if (jf)
+            fclose(jf);
+        unlink(jtmp);
+    } else if (junit) {
         printf("JUnit: %s\n", junit);
+    }
     if (c.n_matched == 0) {
         fprintf(stderr, "harness compare: no case of NEW is in BASE: nothing was compared "
                 "(different suites, sizes or workloads?)\n");
@@ -386,6 +422,23 @@ int dh_cmd_compare(int argc, char **argv)
     } else {
         printf("no regression\n");
     }
+    /* the same cases at other tunables: not the same measurement (an
+     * engineer's ad-hoc --tune moved the journal the night read) */
+    int moved = 0;
+    const char *first_moved = NULL;
+    for (int i = 0; i < c.n; i++)
+        if (strstr(c.cases[i].note, "tunables moved:")) {
+            if (!moved++)
+                first_moved = c.cases[i].cur ? c.cases[i].cur->c.id : "";
+        }
+    if (moved) {
+        printf("TUNABLES MOVED: %d case%s ran at other tunables than BASE (first: %s; its note "
+               "above says from what to what): pin them with harness run --tuned FILE%s\n",
+               moved, moved == 1 ? "" : "s", first_moved ? first_moved : "",
+               strict ? "; an error with --strict" : "");
+        if (strict && code == DH_EXIT_OK)
+            code = DH_EXIT_INFRA;
+    }
     if (one) {
         fprintf(stderr, "harness compare: %d case%s on one side only (listed above as "
                 "only-base / only-new)%s\n", one, one == 1 ? "" : "s",
@@ -394,6 +447,11 @@ int dh_cmd_compare(int argc, char **argv)
             code = DH_EXIT_INFRA;
     }
 out:
+    if (data_fd != 1) {                  /* stdout back as it was */
+        fflush(stdout);
+        dup2(data_fd, 1);
+        close(data_fd);
+    }
     dh_cmp_free(&c);
     dh_resultfile_free(&base);
     dh_resultfile_free(&cur);

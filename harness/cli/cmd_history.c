@@ -115,8 +115,14 @@ int dh_cmd_history(int argc, char **argv)
         FILE *dat = fopen(path, "w");
         if (!dat)
             continue;
-        fprintf(index, "## %s\n\n| started | status | kernel median ms | 95%% interval | tunables |\n"
-                "|---|---|---:|---|---|\n", keys[q]);
+        /* the case by its name (suite/bench/variant/backend/device/size/
+         * workload), its key beside it for the files */
+        for (int m = 0; m < n && !id[0]; m++)
+            for (int j = 0; j < nights[m].f.n_runs && !id[0]; j++)
+                if (!strcmp(nights[m].f.runs[j].c.key, keys[q]))
+                    snprintf(id, sizeof id, "%s", nights[m].f.runs[j].c.id);
+        fprintf(index, "## %s\n\n(case key `%s`)\n\n| started | status | kernel median ms | "
+                "95%% interval | tunables |\n|---|---|---:|---|---|\n", id, keys[q]);
         int points = 0;
         for (int m = 0; m < n; m++)
             for (int j = 0; j < nights[m].f.n_runs; j++) {
