@@ -27,15 +27,15 @@ do for [fmt in "png svg"] {
   set title 'input=desc'
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'break-even (1x)', \
-    "breakeven-darm-bit-opencl-bs.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f28e2b" title 'gpu_tdr[alg=static]', \
-    "breakeven-darm-bit-opencl-bs.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#e15759" title 'melded[meld=darm]', \
-    "breakeven-darm-bit-opencl-bs.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#76b7b2" title 'melded[meld=pred]' 
+    "breakeven-darm-bit-opencl-bs.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#7f3c10" title 'gpu_tdr[alg=static]', \
+    "breakeven-darm-bit-opencl-bs.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#206f2b" title 'melded[meld=darm]', \
+    "breakeven-darm-bit-opencl-bs.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#98e1a2" title 'melded[meld=pred]' 
   set title 'input=random'
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'break-even (1x)', \
-    "breakeven-darm-bit-opencl-bs.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f28e2b" title 'gpu_tdr[alg=static]', \
-    "breakeven-darm-bit-opencl-bs.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#e15759" title 'melded[meld=darm]', \
-    "breakeven-darm-bit-opencl-bs.dat" index 5 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#76b7b2" title 'melded[meld=pred]' 
+    "breakeven-darm-bit-opencl-bs.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#7f3c10" title 'gpu_tdr[alg=static]', \
+    "breakeven-darm-bit-opencl-bs.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#206f2b" title 'melded[meld=darm]', \
+    "breakeven-darm-bit-opencl-bs.dat" index 5 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#98e1a2" title 'melded[meld=pred]' 
   unset multiplot
   set output
 }

@@ -25,11 +25,14 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-darm-dct-opencl.dat" index 0 using 1:2:(0.2453) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=hot]', \
+    "speedup-darm-dct-opencl.dat" index 0 using 1:2:(0.2453) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=hot]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-dct-opencl.dat" index 1 using 1:2:(0.2453) with boxes lc rgb "#e15759" title 'melded[meld=darm]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-dct-opencl.dat" index 1 using 1:2:(0.2453) with boxes lc rgb "#206f2b" title 'melded[meld=darm]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-dct-opencl.dat" index 2 using 1:2:(0.2453) with boxes lc rgb "#76b7b2" title 'melded[meld=pred]', \
-    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-dct-opencl.dat" index 2 using 1:2:(0.2453) with boxes lc rgb "#98e1a2" title 'melded[meld=pred]', \
+    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -5,9 +5,9 @@ source = 'results/reference/h100/frontier-cuda-large.xml'
 set datafile separator "\t"
 do for [fmt in "png svg"] {
   if (fmt eq "png") {
-    set terminal pngcairo noenhanced size 980,540 font "DejaVu Sans,10"
+    set terminal pngcairo noenhanced size 980,720 font "DejaVu Sans,10"
   } else {
-    set terminal svg noenhanced size 980,540 dynamic font "DejaVu Sans,10" background rgb "white"
+    set terminal svg noenhanced size 980,720 dynamic font "DejaVu Sans,10" background rgb "white"
   }
   set output "cfe-frontier-pol-cuda.".fmt
   reset
@@ -16,27 +16,37 @@ do for [fmt in "png svg"] {
   set grid ytics lc rgb "#dddddd" lt 1
   set border 3
   set tics nomirror out
+  set multiplot
   set title 'frontier/pol: control-flow efficiency, baseline (before) and variants (after)'."\n".'cuda: NVIDIA H100 80GB HBM3'
-  set ylabel "CFE (bars; 1 = no divergence)"
+  set ylabel "CFE (1 = no divergence)"
   set yrange [0:1.12]
-  set ytics 0,0.2,1 nomirror
-  set y2label "speedup (x): marks"
-  set y2range [0:3.5]
-  set y2tics nomirror
-  set border 11
-  set key outside right top vertical Left reverse
+  set ytics 0,0.2,1
+  set key at screen 0.74, screen 0.9 top left vertical Left reverse
   set bmargin 3
   set xtics ('(one workload)' 0)
   set xrange [-0.6:0.6]
+  set lmargin at screen 0.09
+  set rmargin at screen 0.72
+  set tmargin at screen 0.9
+  set bmargin at screen 0.494
   plot \
-    "cfe-frontier-pol-cuda.dat" index 0 using 1:2:(0.1051) with boxes lc rgb "#4e79a7" title 'baseline', \
-    "cfe-frontier-pol-cuda.dat" index 1 using 1:2:(0.1051) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "cfe-frontier-pol-cuda.dat" index 2 using 1:2:(0.1051) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=hot_dgi]', \
-    "cfe-frontier-pol-cuda.dat" index 3 using 1:2:(0.1051) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=dgi]', \
-    "cfe-frontier-pol-cuda.dat" index 4 using 1:2:(0.1051) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=dgi_scan]', \
-    "cfe-frontier-pol-cuda.dat" index 5 using 1:2:(0.1051) with boxes lc rgb "#edc948" title 'gpu_tdr[alg=hot_warp_scan]', \
-    "cfe-frontier-pol-cuda.dat" index 6 using 1:2:(0.1051) with boxes lc rgb "#b07aa1" title 'melded', \
-    "cfe-frontier-pol-cuda.dat" index 7 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential (right axis)", \
-    "cfe-frontier-pol-cuda.dat" index 8 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling (right axis)"
+    "cfe-frontier-pol-cuda.dat" index 0 using 1:2:(0.1051) with boxes lc rgb "#868686" title 'baseline', \
+    "cfe-frontier-pol-cuda.dat" index 1 using 1:2:(0.1051) with boxes lc rgb "#357dd0" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "cfe-frontier-pol-cuda.dat" index 2 using 1:2:(0.1051) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot_dgi]', \
+    "cfe-frontier-pol-cuda.dat" index 3 using 1:2:(0.1051) with boxes lc rgb "#c55d18" title 'gpu_tdr[alg=dgi]', \
+    "cfe-frontier-pol-cuda.dat" index 4 using 1:2:(0.1051) with boxes lc rgb "#e88543" title 'gpu_tdr[alg=dgi_scan]', \
+    "cfe-frontier-pol-cuda.dat" index 5 using 1:2:(0.1051) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=hot_warp_scan]', \
+    "cfe-frontier-pol-cuda.dat" index 6 using 1:2:(0.1051) with boxes lc rgb "#3dc750" title 'melded'
+  unset title
+  set tmargin at screen 0.40
+  set bmargin at screen 0.074
+  set ylabel "speedup there is to win (x)"
+  set yrange [0:3.5]
+  set ytics autofreq
+  set key at screen 0.74, screen 0.40 top left vertical Left reverse
+  plot \
+    "cfe-frontier-pol-cuda.dat" index 7 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential", \
+    "cfe-frontier-pol-cuda.dat" index 8 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling"
+  unset multiplot
   set output
 }

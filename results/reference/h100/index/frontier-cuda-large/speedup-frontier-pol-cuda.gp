@@ -5,9 +5,9 @@ source = 'results/reference/h100/frontier-cuda-large.xml'
 set datafile separator "\t"
 do for [fmt in "png svg"] {
   if (fmt eq "png") {
-    set terminal pngcairo noenhanced size 900,520 font "DejaVu Sans,10"
+    set terminal pngcairo noenhanced size 900,330 font "DejaVu Sans,10"
   } else {
-    set terminal svg noenhanced size 900,520 dynamic font "DejaVu Sans,10" background rgb "white"
+    set terminal svg noenhanced size 900,330 dynamic font "DejaVu Sans,10" background rgb "white"
   }
   set output "speedup-frontier-pol-cuda.".fmt
   reset
@@ -16,26 +16,18 @@ do for [fmt in "png svg"] {
   set grid ytics lc rgb "#dddddd" lt 1
   set border 3
   set tics nomirror out
-  set title 'frontier/pol: kernel speedup over baseline (median, 95% interval)'."\n".'cuda: NVIDIA H100 80GB HBM3'
-  set ylabel "speedup (x)"
-  set yrange [0:*]
-  set key outside right top vertical Left reverse
-  set bmargin 3
-  set xtics ('(one workload)' 0)
-  set xrange [-0.6:0.6]
-  plot \
-    1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-frontier-pol-cuda.dat" index 0 using 1:2:(0.1227) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-frontier-pol-cuda.dat" index 1 using 1:2:(0.1227) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=hot_dgi]', \
-    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-frontier-pol-cuda.dat" index 2 using 1:2:(0.1227) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=dgi]', \
-    "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-frontier-pol-cuda.dat" index 3 using 1:2:(0.1227) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=dgi_scan]', \
-    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-frontier-pol-cuda.dat" index 4 using 1:2:(0.1227) with boxes lc rgb "#edc948" title 'gpu_tdr[alg=hot_warp_scan]', \
-    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-frontier-pol-cuda.dat" index 5 using 1:2:(0.1227) with boxes lc rgb "#b07aa1" title 'melded', \
-    "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+  set title 'frontier/pol (seed=1): kernel speedup, median and 95% interval'."\n".'against the baseline at wg=256 (untuned); cuda: NVIDIA H100 80GB HBM3'
+  set xlabel "speedup (x); dashed: the baseline"
+  set xrange [0:*]
+  set yrange [5.6:-0.6]
+  set lmargin 32
+  set grid xtics ytics
+  set grid noytics
+  unset key
+  set ytics ('cpu_tdr[mech=dlt,regroup=key]' 0, 'gpu_tdr[alg=hot_dgi]' 1, 'gpu_tdr[alg=dgi]' 2, 'gpu_tdr[alg=dgi_scan]' 3, 'gpu_tdr[alg=hot_warp_scan]' 4, 'melded' 5)
+  set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb "#333333"
+  plot "speedup-frontier-pol-cuda.dat" index 6 using ($2/2):1:(0):2:($1-0.36):($1+0.36):5 with boxxyerror fc rgb variable fs solid 0.85 notitle, \
+    "" index 6 using 2:1:3:4 with xerrorbars pt -1 lc rgb "#222222" notitle, \
+    "" index 6 using 4:1:(sprintf(" %.2fx", $2)) with labels left font ",9" notitle
   set output
 }

@@ -26,11 +26,11 @@ do for [fmt in "png svg"] {
   set title ''
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'break-even (1x)', \
-    "breakeven-micro-branch-opencl-paths.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "breakeven-micro-branch-opencl-paths.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#e15759" title 'cpu_tdr[mech=rr,regroup=key]', \
-    "breakeven-micro-branch-opencl-paths.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#76b7b2" title 'gpu_tdr[alg=hot]', \
-    "breakeven-micro-branch-opencl-paths.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#59a14f" title 'gpu_tdr[alg=dgi]', \
-    "breakeven-micro-branch-opencl-paths.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#edc948" title 'melded' 
+    "breakeven-micro-branch-opencl-paths.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "breakeven-micro-branch-opencl-paths.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "breakeven-micro-branch-opencl-paths.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
+    "breakeven-micro-branch-opencl-paths.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f0b289" title 'gpu_tdr[alg=dgi]', \
+    "breakeven-micro-branch-opencl-paths.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#3dc750" title 'melded' 
   unset multiplot
   set output
 }

@@ -25,15 +25,20 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:3.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-micro-branch-opencl.dat" index 0 using 1:2:(0.1472) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "speedup-micro-branch-opencl.dat" index 0 using 1:2:(0.1472) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-opencl.dat" index 1 using 1:2:(0.1472) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-opencl.dat" index 1 using 1:2:(0.1472) with boxes lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=key]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-opencl.dat" index 2 using 1:2:(0.1472) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=hot]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-opencl.dat" index 2 using 1:2:(0.1472) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-opencl.dat" index 3 using 1:2:(0.1472) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=dgi]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-opencl.dat" index 3 using 1:2:(0.1472) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=dgi]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-opencl.dat" index 4 using 1:2:(0.1472) with boxes lc rgb "#edc948" title 'melded', \
-    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-opencl.dat" index 4 using 1:2:(0.1472) with boxes lc rgb "#3dc750" title 'melded', \
+    "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -25,21 +25,29 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-parboil-lbm-cuda.dat" index 0 using 1:2:(0.0920) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "speedup-parboil-lbm-cuda.dat" index 0 using 1:2:(0.0920) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=rr,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 1 using 1:2:(0.0920) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 1 using 1:2:(0.0920) with boxes lc rgb "#2661a3" title 'cpu_tdr[mech=rr,regroup=sort]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 2 using 1:2:(0.0920) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 2 using 1:2:(0.0920) with boxes lc rgb "#357dd0" title 'cpu_tdr[mech=rr,regroup=greedy]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 3 using 1:2:(0.0920) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 3 using 1:2:(0.0920) with boxes lc rgb "#649bdb" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 4 using 1:2:(0.0920) with boxes lc rgb "#edc948" title 'gpu_tdr[alg=hot]', \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 4 using 1:2:(0.0920) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
     "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 5 using 1:2:(0.0920) with boxes lc rgb "#b07aa1" title 'gpu_tdr[alg=dgi]', \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 5 using 1:2:(0.0920) with boxes lc rgb "#924512" title 'gpu_tdr[alg=dgi]', \
     "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 6 using 1:2:(0.0920) with boxes lc rgb "#ff9da7" title 'gpu_tdr[alg=hot_warp]', \
+    "" index 5 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 6 using 1:2:(0.0920) with boxes lc rgb "#a54e14" title 'gpu_tdr[alg=hot_warp]', \
     "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-lbm-cuda.dat" index 7 using 1:2:(0.0920) with boxes lc rgb "#9c755f" title 'gpu_tdr[alg=dgi_scan]', \
-    "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 6 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-lbm-cuda.dat" index 7 using 1:2:(0.0920) with boxes lc rgb "#b85717" title 'gpu_tdr[alg=dgi_scan]', \
+    "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 7 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

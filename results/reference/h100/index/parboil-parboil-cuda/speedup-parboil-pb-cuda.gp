@@ -25,29 +25,41 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-parboil-pb-cuda.dat" index 0 using 1:2:(0.0613) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "speedup-parboil-pb-cuda.dat" index 0 using 1:2:(0.0613) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=rr,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 1 using 1:2:(0.0613) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 1 using 1:2:(0.0613) with boxes lc rgb "#2661a3" title 'cpu_tdr[mech=rr,regroup=sort]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 2 using 1:2:(0.0613) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 2 using 1:2:(0.0613) with boxes lc rgb "#357dd0" title 'cpu_tdr[mech=rr,regroup=greedy]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 3 using 1:2:(0.0613) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 3 using 1:2:(0.0613) with boxes lc rgb "#649bdb" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 4 using 1:2:(0.0613) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot,gkey=trips]', \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 4 using 1:2:(0.0613) with boxes lc rgb "#cb6019" title 'gpu_tdr[alg=hot,gkey=trips]', \
     "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 5 using 1:2:(0.0613) with boxes lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi,gkey=trips]', \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 5 using 1:2:(0.0613) with boxes lc rgb "#de691b" title 'gpu_tdr[alg=dgi,gkey=trips]', \
     "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 6 using 1:2:(0.0613) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=hot_warp,gkey=trips]', \
+    "" index 5 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 6 using 1:2:(0.0613) with boxes lc rgb "#e5752a" title 'gpu_tdr[alg=hot_warp,gkey=trips]', \
     "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 7 using 1:2:(0.0613) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=dgi_scan,gkey=trips]', \
+    "" index 6 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 7 using 1:2:(0.0613) with boxes lc rgb "#e7813d" title 'gpu_tdr[alg=dgi_scan,gkey=trips]', \
     "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 8 using 1:2:(0.0613) with boxes lc rgb "#f28e2b" title 'gpu_tdr[alg=hot,gkey=hits]', \
+    "" index 7 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 8 using 1:2:(0.0613) with boxes lc rgb "#e98d50" title 'gpu_tdr[alg=hot,gkey=hits]', \
     "" index 8 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 9 using 1:2:(0.0613) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=dgi,gkey=hits]', \
+    "" index 8 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 9 using 1:2:(0.0613) with boxes lc rgb "#ec9a63" title 'gpu_tdr[alg=dgi,gkey=hits]', \
     "" index 9 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 10 using 1:2:(0.0613) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=hot_warp,gkey=hits]', \
+    "" index 9 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 10 using 1:2:(0.0613) with boxes lc rgb "#eea676" title 'gpu_tdr[alg=hot_warp,gkey=hits]', \
     "" index 10 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 11 using 1:2:(0.0613) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=dgi_scan,gkey=hits]', \
-    "" index 11 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 10 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 11 using 1:2:(0.0613) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=dgi_scan,gkey=hits]', \
+    "" index 11 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 11 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

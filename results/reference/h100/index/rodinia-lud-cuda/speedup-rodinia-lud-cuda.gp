@@ -25,9 +25,11 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:2.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-rodinia-lud-cuda.dat" index 0 using 1:2:(0.3680) with boxes lc rgb "#f28e2b" title 'melded[meld=wave]', \
+    "speedup-rodinia-lud-cuda.dat" index 0 using 1:2:(0.3680) with boxes lc rgb "#206f2b" title 'melded[meld=wave]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-rodinia-lud-cuda.dat" index 1 using 1:2:(0.3680) with boxes lc rgb "#e15759" title 'melded[meld=always]', \
-    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-rodinia-lud-cuda.dat" index 1 using 1:2:(0.3680) with boxes lc rgb "#98e1a2" title 'melded[meld=always]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -26,22 +26,22 @@ do for [fmt in "png svg"] {
   set title ''
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'break-even (1x)', \
-    "breakeven-micro-branch-cuda-paths.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#edc948" title 'cpu_tdr[mech=rr,regroup=key]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 5 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#b07aa1" title 'cpu_tdr[mech=rr,regroup=sort]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 6 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#ff9da7" title 'cpu_tdr[mech=rr,regroup=greedy]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 7 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#9c755f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 8 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#bab0ac" title 'gpu_tdr[alg=hot]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 9 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 10 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#8c564b" title 'gpu_tdr[alg=hot_warp]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 11 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#4e79a7" title 'gpu_tdr[alg=dgi_scan]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 12 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#f28e2b" title 'gpu_tdr[alg=scan_multi]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 13 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#e15759" title 'gpu_tdr[alg=count_multi]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 14 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#76b7b2" title 'gpu_tdr[alg=adapt_scan]', \
-    "breakeven-micro-branch-cuda-paths.dat" index 15 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#59a14f" title 'melded' 
+    "breakeven-micro-branch-cuda-paths.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#21558f" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#2865aa" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#2e75c5" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 4 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#4286d3" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 5 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#5d97d9" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 6 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#78a9df" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 7 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 8 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 9 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#863f11" title 'gpu_tdr[alg=dgi]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 10 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#8c4211" title 'gpu_tdr[alg=hot_warp]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 11 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#934612" title 'gpu_tdr[alg=dgi_scan]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 12 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#994913" title 'gpu_tdr[alg=scan_multi]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 13 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#a04c14" title 'gpu_tdr[alg=count_multi]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 14 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#a64f15" title 'gpu_tdr[alg=adapt_scan]', \
+    "breakeven-micro-branch-cuda-paths.dat" index 15 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#206f2b" title 'melded' 
   unset multiplot
   set output
 }

@@ -26,8 +26,8 @@ do for [fmt in "png svg"] {
   set title ''
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'break-even (1x)', \
-    "breakeven-rodinia-lud-cuda-bs.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#bab0ac" title 'melded[meld=wave]', \
-    "breakeven-rodinia-lud-cuda-bs.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#1f77b4" title 'melded[meld=always]' 
+    "breakeven-rodinia-lud-cuda-bs.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#64d273" title 'melded[meld=wave]', \
+    "breakeven-rodinia-lud-cuda-bs.dat" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 lc rgb "#7eda8a" title 'melded[meld=always]' 
   unset multiplot
   set output
 }

@@ -5,9 +5,9 @@ source = 'results/reference/h200/night/night-all.xml'
 set datafile separator "\t"
 do for [fmt in "png svg"] {
   if (fmt eq "png") {
-    set terminal pngcairo noenhanced size 996,540 font "DejaVu Sans,10"
+    set terminal pngcairo noenhanced size 996,720 font "DejaVu Sans,10"
   } else {
-    set terminal svg noenhanced size 996,540 dynamic font "DejaVu Sans,10" background rgb "white"
+    set terminal svg noenhanced size 996,720 dynamic font "DejaVu Sans,10" background rgb "white"
   }
   set output "cfe-darm-nqu-cuda.".fmt
   reset
@@ -16,28 +16,38 @@ do for [fmt in "png svg"] {
   set grid ytics lc rgb "#dddddd" lt 1
   set border 3
   set tics nomirror out
+  set multiplot
   set title 'darm/nqu: control-flow efficiency, baseline (before) and variants (after)'."\n".'cuda: NVIDIA H200'
-  set ylabel "CFE (bars; 1 = no divergence)"
+  set ylabel "CFE (1 = no divergence)"
   set yrange [0:1.12]
-  set ytics 0,0.2,1 nomirror
-  set y2label "speedup (x): marks"
-  set y2range [0:4]
-  set y2tics nomirror
-  set border 11
-  set key outside right top vertical Left reverse
+  set ytics 0,0.2,1
+  set key at screen 0.74, screen 0.9 top left vertical Left reverse
   set bmargin 4
   set xtics ('order=natural'."\n".'per_launch=all' 0, 'order=natural'."\n".'per_launch=2wg' 1, 'order=random'."\n".'per_launch=all' 2)
   set xrange [-0.6:2.6]
+  set lmargin at screen 0.09
+  set rmargin at screen 0.72
+  set tmargin at screen 0.9
+  set bmargin at screen 0.516
   plot \
-    "cfe-darm-nqu-cuda.dat" index 0 using 1:2:(0.0920) with boxes lc rgb "#4e79a7" title 'baseline', \
-    "cfe-darm-nqu-cuda.dat" index 1 using 1:2:(0.0920) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "cfe-darm-nqu-cuda.dat" index 2 using 1:2:(0.0920) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
-    "cfe-darm-nqu-cuda.dat" index 3 using 1:2:(0.0920) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
-    "cfe-darm-nqu-cuda.dat" index 4 using 1:2:(0.0920) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
-    "cfe-darm-nqu-cuda.dat" index 5 using 1:2:(0.0920) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=refill]', \
-    "cfe-darm-nqu-cuda.dat" index 6 using 1:2:(0.0920) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
-    "cfe-darm-nqu-cuda.dat" index 7 using 1:2:(0.0920) with boxes lc rgb "#4e79a7" title 'melded[meld=pred]', \
-    "cfe-darm-nqu-cuda.dat" index 8 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential (right axis)", \
-    "cfe-darm-nqu-cuda.dat" index 9 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling (right axis)"
+    "cfe-darm-nqu-cuda.dat" index 0 using 1:2:(0.0920) with boxes lc rgb "#868686" title 'baseline', \
+    "cfe-darm-nqu-cuda.dat" index 1 using 1:2:(0.0920) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "cfe-darm-nqu-cuda.dat" index 2 using 1:2:(0.0920) with boxes lc rgb "#21558f" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "cfe-darm-nqu-cuda.dat" index 3 using 1:2:(0.0920) with boxes lc rgb "#2865aa" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "cfe-darm-nqu-cuda.dat" index 4 using 1:2:(0.0920) with boxes lc rgb "#2e75c5" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "cfe-darm-nqu-cuda.dat" index 5 using 1:2:(0.0920) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=refill]', \
+    "cfe-darm-nqu-cuda.dat" index 6 using 1:2:(0.0920) with boxes lc rgb "#4acb5b" title 'melded[meld=darm]', \
+    "cfe-darm-nqu-cuda.dat" index 7 using 1:2:(0.0920) with boxes lc rgb "#98e1a2" title 'melded[meld=pred]'
+  unset title
+  set tmargin at screen 0.40
+  set bmargin at screen 0.096
+  set ylabel "speedup there is to win (x)"
+  set yrange [0:4]
+  set ytics autofreq
+  set key at screen 0.74, screen 0.40 top left vertical Left reverse
+  plot \
+    "cfe-darm-nqu-cuda.dat" index 8 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential", \
+    "cfe-darm-nqu-cuda.dat" index 9 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling"
+  unset multiplot
   set output
 }

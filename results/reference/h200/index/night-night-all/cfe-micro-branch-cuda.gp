@@ -5,9 +5,9 @@ source = 'results/reference/h200/night/night-all.xml'
 set datafile separator "\t"
 do for [fmt in "png svg"] {
   if (fmt eq "png") {
-    set terminal pngcairo noenhanced size 2000,540 font "DejaVu Sans,10"
+    set terminal pngcairo noenhanced size 2000,720 font "DejaVu Sans,10"
   } else {
-    set terminal svg noenhanced size 2000,540 dynamic font "DejaVu Sans,10" background rgb "white"
+    set terminal svg noenhanced size 2000,720 dynamic font "DejaVu Sans,10" background rgb "white"
   }
   set output "cfe-micro-branch-cuda.".fmt
   reset
@@ -16,37 +16,47 @@ do for [fmt in "png svg"] {
   set grid ytics lc rgb "#dddddd" lt 1
   set border 3
   set tics nomirror out
+  set multiplot
   set title 'micro/branch: control-flow efficiency, baseline (before) and variants (after)'."\n".'cuda: NVIDIA H200'
-  set ylabel "CFE (bars; 1 = no divergence)"
+  set ylabel "CFE (1 = no divergence)"
   set yrange [0:1.12]
-  set ytics 0,0.2,1 nomirror
-  set y2label "speedup (x): marks"
-  set y2range [0:9]
-  set y2tics nomirror
-  set border 11
-  set key outside right top vertical Left reverse
+  set ytics 0,0.2,1
+  set key at screen 0.74, screen 0.9 top left vertical Left reverse
   set bmargin 4
   set xtics ('layers=1'."\n".'paths=2' 0, 'layers=1'."\n".'paths=4' 1, 'layers=1'."\n".'paths=8' 2, 'layers=2'."\n".'paths=2' 3)
   set xrange [-0.6:3.6]
+  set lmargin at screen 0.09
+  set rmargin at screen 0.72
+  set tmargin at screen 0.9
+  set bmargin at screen 0.516
   plot \
-    "cfe-micro-branch-cuda.dat" index 0 using 1:2:(0.0433) with boxes lc rgb "#4e79a7" title 'baseline', \
-    "cfe-micro-branch-cuda.dat" index 1 using 1:2:(0.0433) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
-    "cfe-micro-branch-cuda.dat" index 2 using 1:2:(0.0433) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
-    "cfe-micro-branch-cuda.dat" index 3 using 1:2:(0.0433) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
-    "cfe-micro-branch-cuda.dat" index 4 using 1:2:(0.0433) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
-    "cfe-micro-branch-cuda.dat" index 5 using 1:2:(0.0433) with boxes lc rgb "#edc948" title 'cpu_tdr[mech=rr,regroup=key]', \
-    "cfe-micro-branch-cuda.dat" index 6 using 1:2:(0.0433) with boxes lc rgb "#b07aa1" title 'cpu_tdr[mech=rr,regroup=sort]', \
-    "cfe-micro-branch-cuda.dat" index 7 using 1:2:(0.0433) with boxes lc rgb "#ff9da7" title 'cpu_tdr[mech=rr,regroup=greedy]', \
-    "cfe-micro-branch-cuda.dat" index 8 using 1:2:(0.0433) with boxes lc rgb "#9c755f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
-    "cfe-micro-branch-cuda.dat" index 9 using 1:2:(0.0433) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot]', \
-    "cfe-micro-branch-cuda.dat" index 10 using 1:2:(0.0433) with boxes lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi]', \
-    "cfe-micro-branch-cuda.dat" index 11 using 1:2:(0.0433) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=hot_warp]', \
-    "cfe-micro-branch-cuda.dat" index 12 using 1:2:(0.0433) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=dgi_scan]', \
-    "cfe-micro-branch-cuda.dat" index 13 using 1:2:(0.0433) with boxes lc rgb "#f28e2b" title 'gpu_tdr[alg=scan_multi]', \
-    "cfe-micro-branch-cuda.dat" index 14 using 1:2:(0.0433) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=count_multi]', \
-    "cfe-micro-branch-cuda.dat" index 15 using 1:2:(0.0433) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=adapt_scan]', \
-    "cfe-micro-branch-cuda.dat" index 16 using 1:2:(0.0433) with boxes lc rgb "#59a14f" title 'melded', \
-    "cfe-micro-branch-cuda.dat" index 17 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential (right axis)", \
-    "cfe-micro-branch-cuda.dat" index 18 using ($1-0.45):2:(0.9):(0) axes x1y2 with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling (right axis)"
+    "cfe-micro-branch-cuda.dat" index 0 using 1:2:(0.0433) with boxes lc rgb "#868686" title 'baseline', \
+    "cfe-micro-branch-cuda.dat" index 1 using 1:2:(0.0433) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "cfe-micro-branch-cuda.dat" index 2 using 1:2:(0.0433) with boxes lc rgb "#21558f" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "cfe-micro-branch-cuda.dat" index 3 using 1:2:(0.0433) with boxes lc rgb "#2865aa" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "cfe-micro-branch-cuda.dat" index 4 using 1:2:(0.0433) with boxes lc rgb "#2e75c5" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "cfe-micro-branch-cuda.dat" index 5 using 1:2:(0.0433) with boxes lc rgb "#4286d3" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "cfe-micro-branch-cuda.dat" index 6 using 1:2:(0.0433) with boxes lc rgb "#5d97d9" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "cfe-micro-branch-cuda.dat" index 7 using 1:2:(0.0433) with boxes lc rgb "#78a9df" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "cfe-micro-branch-cuda.dat" index 8 using 1:2:(0.0433) with boxes lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "cfe-micro-branch-cuda.dat" index 9 using 1:2:(0.0433) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
+    "cfe-micro-branch-cuda.dat" index 10 using 1:2:(0.0433) with boxes lc rgb "#863f11" title 'gpu_tdr[alg=dgi]', \
+    "cfe-micro-branch-cuda.dat" index 11 using 1:2:(0.0433) with boxes lc rgb "#8c4211" title 'gpu_tdr[alg=hot_warp]', \
+    "cfe-micro-branch-cuda.dat" index 12 using 1:2:(0.0433) with boxes lc rgb "#934612" title 'gpu_tdr[alg=dgi_scan]', \
+    "cfe-micro-branch-cuda.dat" index 13 using 1:2:(0.0433) with boxes lc rgb "#994913" title 'gpu_tdr[alg=scan_multi]', \
+    "cfe-micro-branch-cuda.dat" index 14 using 1:2:(0.0433) with boxes lc rgb "#a04c14" title 'gpu_tdr[alg=count_multi]', \
+    "cfe-micro-branch-cuda.dat" index 15 using 1:2:(0.0433) with boxes lc rgb "#a64f15" title 'gpu_tdr[alg=adapt_scan]', \
+    "cfe-micro-branch-cuda.dat" index 16 using 1:2:(0.0433) with boxes lc rgb "#206f2b" title 'melded'
+  unset title
+  set tmargin at screen 0.40
+  set bmargin at screen 0.096
+  set ylabel "speedup there is to win (x)"
+  set yrange [0:9]
+  set ytics autofreq
+  set key at screen 0.74, screen 0.40 top left vertical Left reverse
+  plot \
+    "cfe-micro-branch-cuda.dat" index 17 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#000000" title "1/CFE of baseline: potential", \
+    "cfe-micro-branch-cuda.dat" index 18 using ($1-0.45):2:(0.9):(0) with vectors nohead lw 3 lc rgb "#c0392b" title "remap ceiling"
+  unset multiplot
   set output
 }

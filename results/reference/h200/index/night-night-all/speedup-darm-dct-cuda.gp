@@ -25,13 +25,17 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-darm-dct-cuda.dat" index 0 using 1:2:(0.1840) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot]', \
+    "speedup-darm-dct-cuda.dat" index 0 using 1:2:(0.1840) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-dct-cuda.dat" index 1 using 1:2:(0.1840) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=hot_warp]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-dct-cuda.dat" index 1 using 1:2:(0.1840) with boxes lc rgb "#8c4211" title 'gpu_tdr[alg=hot_warp]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-dct-cuda.dat" index 2 using 1:2:(0.1840) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-dct-cuda.dat" index 2 using 1:2:(0.1840) with boxes lc rgb "#4acb5b" title 'melded[meld=darm]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-dct-cuda.dat" index 3 using 1:2:(0.1840) with boxes lc rgb "#4e79a7" title 'melded[meld=pred]', \
-    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-dct-cuda.dat" index 3 using 1:2:(0.1840) with boxes lc rgb "#98e1a2" title 'melded[meld=pred]', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -25,9 +25,11 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-darm-ms-cuda.dat" index 0 using 1:2:(0.3680) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
+    "speedup-darm-ms-cuda.dat" index 0 using 1:2:(0.3680) with boxes lc rgb "#4acb5b" title 'melded[meld=darm]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-ms-cuda.dat" index 1 using 1:2:(0.3680) with boxes lc rgb "#4e79a7" title 'melded[meld=pred]', \
-    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-ms-cuda.dat" index 1 using 1:2:(0.3680) with boxes lc rgb "#98e1a2" title 'melded[meld=pred]', \
+    "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -25,19 +25,26 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:2.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-darm-nqu-cuda.dat" index 0 using 1:2:(0.1051) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "speedup-darm-nqu-cuda.dat" index 0 using 1:2:(0.1051) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 1 using 1:2:(0.1051) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 1 using 1:2:(0.1051) with boxes lc rgb "#21558f" title 'cpu_tdr[mech=dlt,regroup=sort]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 2 using 1:2:(0.1051) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 2 using 1:2:(0.1051) with boxes lc rgb "#2865aa" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 3 using 1:2:(0.1051) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 3 using 1:2:(0.1051) with boxes lc rgb "#2e75c5" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 4 using 1:2:(0.1051) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=refill]', \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 4 using 1:2:(0.1051) with boxes lc rgb "#f0b289" title 'gpu_tdr[alg=refill]', \
     "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 5 using 1:2:(0.1051) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 5 using 1:2:(0.1051) with boxes lc rgb "#4acb5b" title 'melded[meld=darm]', \
     "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-darm-nqu-cuda.dat" index 6 using 1:2:(0.1051) with boxes lc rgb "#4e79a7" title 'melded[meld=pred]', \
-    "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 5 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-darm-nqu-cuda.dat" index 6 using 1:2:(0.1051) with boxes lc rgb "#98e1a2" title 'melded[meld=pred]', \
+    "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 6 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

@@ -25,37 +25,53 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:3.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-micro-branch-cuda.dat" index 0 using 1:2:(0.0460) with boxes lc rgb "#f28e2b" title 'cpu_tdr[mech=dlt,regroup=key]', \
+    "speedup-micro-branch-cuda.dat" index 0 using 1:2:(0.0460) with boxes lc rgb "#1b4474" title 'cpu_tdr[mech=dlt,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 1 using 1:2:(0.0460) with boxes lc rgb "#e15759" title 'cpu_tdr[mech=dlt,regroup=sort]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 1 using 1:2:(0.0460) with boxes lc rgb "#21558f" title 'cpu_tdr[mech=dlt,regroup=sort]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 2 using 1:2:(0.0460) with boxes lc rgb "#76b7b2" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 2 using 1:2:(0.0460) with boxes lc rgb "#2865aa" title 'cpu_tdr[mech=dlt,regroup=greedy]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 3 using 1:2:(0.0460) with boxes lc rgb "#59a14f" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 3 using 1:2:(0.0460) with boxes lc rgb "#2e75c5" title 'cpu_tdr[mech=dlt,regroup=greedymax]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 4 using 1:2:(0.0460) with boxes lc rgb "#edc948" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 4 using 1:2:(0.0460) with boxes lc rgb "#4286d3" title 'cpu_tdr[mech=rr,regroup=key]', \
     "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 5 using 1:2:(0.0460) with boxes lc rgb "#b07aa1" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 5 using 1:2:(0.0460) with boxes lc rgb "#5d97d9" title 'cpu_tdr[mech=rr,regroup=sort]', \
     "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 6 using 1:2:(0.0460) with boxes lc rgb "#ff9da7" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "" index 5 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 6 using 1:2:(0.0460) with boxes lc rgb "#78a9df" title 'cpu_tdr[mech=rr,regroup=greedy]', \
     "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 7 using 1:2:(0.0460) with boxes lc rgb "#9c755f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "" index 6 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 7 using 1:2:(0.0460) with boxes lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
     "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 8 using 1:2:(0.0460) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot]', \
+    "" index 7 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 8 using 1:2:(0.0460) with boxes lc rgb "#7f3c10" title 'gpu_tdr[alg=hot]', \
     "" index 8 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 9 using 1:2:(0.0460) with boxes lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi]', \
+    "" index 8 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 9 using 1:2:(0.0460) with boxes lc rgb "#863f11" title 'gpu_tdr[alg=dgi]', \
     "" index 9 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 10 using 1:2:(0.0460) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=hot_warp]', \
+    "" index 9 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 10 using 1:2:(0.0460) with boxes lc rgb "#8c4211" title 'gpu_tdr[alg=hot_warp]', \
     "" index 10 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 11 using 1:2:(0.0460) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=dgi_scan]', \
+    "" index 10 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 11 using 1:2:(0.0460) with boxes lc rgb "#934612" title 'gpu_tdr[alg=dgi_scan]', \
     "" index 11 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 12 using 1:2:(0.0460) with boxes lc rgb "#f28e2b" title 'gpu_tdr[alg=scan_multi]', \
+    "" index 11 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 12 using 1:2:(0.0460) with boxes lc rgb "#994913" title 'gpu_tdr[alg=scan_multi]', \
     "" index 12 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 13 using 1:2:(0.0460) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=count_multi]', \
+    "" index 12 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 13 using 1:2:(0.0460) with boxes lc rgb "#a04c14" title 'gpu_tdr[alg=count_multi]', \
     "" index 13 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 14 using 1:2:(0.0460) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=adapt_scan]', \
+    "" index 13 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 14 using 1:2:(0.0460) with boxes lc rgb "#a64f15" title 'gpu_tdr[alg=adapt_scan]', \
     "" index 14 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-micro-branch-cuda.dat" index 15 using 1:2:(0.0460) with boxes lc rgb "#59a14f" title 'melded', \
-    "" index 15 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 14 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-micro-branch-cuda.dat" index 15 using 1:2:(0.0460) with boxes lc rgb "#206f2b" title 'melded', \
+    "" index 15 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 15 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

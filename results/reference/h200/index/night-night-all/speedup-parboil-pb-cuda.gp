@@ -25,31 +25,44 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-parboil-pb-cuda.dat" index 0 using 1:2:(0.0566) with boxes lc rgb "#edc948" title 'cpu_tdr[mech=rr,regroup=key]', \
+    "speedup-parboil-pb-cuda.dat" index 0 using 1:2:(0.0566) with boxes lc rgb "#4286d3" title 'cpu_tdr[mech=rr,regroup=key]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 1 using 1:2:(0.0566) with boxes lc rgb "#b07aa1" title 'cpu_tdr[mech=rr,regroup=sort]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 1 using 1:2:(0.0566) with boxes lc rgb "#5d97d9" title 'cpu_tdr[mech=rr,regroup=sort]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 2 using 1:2:(0.0566) with boxes lc rgb "#ff9da7" title 'cpu_tdr[mech=rr,regroup=greedy]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 2 using 1:2:(0.0566) with boxes lc rgb "#78a9df" title 'cpu_tdr[mech=rr,regroup=greedy]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 3 using 1:2:(0.0566) with boxes lc rgb "#9c755f" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 3 using 1:2:(0.0566) with boxes lc rgb "#94bae6" title 'cpu_tdr[mech=rr,regroup=greedymax]', \
     "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 4 using 1:2:(0.0566) with boxes lc rgb "#9c755f" title 'gpu_tdr[alg=hot,gkey=hits]', \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 4 using 1:2:(0.0566) with boxes lc rgb "#e88848" title 'gpu_tdr[alg=hot,gkey=hits]', \
     "" index 4 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 5 using 1:2:(0.0566) with boxes lc rgb "#bab0ac" title 'gpu_tdr[alg=hot,gkey=trips]', \
+    "" index 4 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 5 using 1:2:(0.0566) with boxes lc rgb "#e98c4e" title 'gpu_tdr[alg=hot,gkey=trips]', \
     "" index 5 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 6 using 1:2:(0.0566) with boxes lc rgb "#1f77b4" title 'gpu_tdr[alg=dgi,gkey=hits]', \
+    "" index 5 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 6 using 1:2:(0.0566) with boxes lc rgb "#ea9055" title 'gpu_tdr[alg=dgi,gkey=hits]', \
     "" index 6 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 7 using 1:2:(0.0566) with boxes lc rgb "#8c564b" title 'gpu_tdr[alg=dgi,gkey=trips]', \
+    "" index 6 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 7 using 1:2:(0.0566) with boxes lc rgb "#eb955b" title 'gpu_tdr[alg=dgi,gkey=trips]', \
     "" index 7 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 8 using 1:2:(0.0566) with boxes lc rgb "#4e79a7" title 'gpu_tdr[alg=hot_warp,gkey=hits]', \
+    "" index 7 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 8 using 1:2:(0.0566) with boxes lc rgb "#ec9962" title 'gpu_tdr[alg=hot_warp,gkey=hits]', \
     "" index 8 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 9 using 1:2:(0.0566) with boxes lc rgb "#f28e2b" title 'gpu_tdr[alg=hot_warp,gkey=trips]', \
+    "" index 8 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 9 using 1:2:(0.0566) with boxes lc rgb "#ec9d68" title 'gpu_tdr[alg=hot_warp,gkey=trips]', \
     "" index 9 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 10 using 1:2:(0.0566) with boxes lc rgb "#e15759" title 'gpu_tdr[alg=dgi_scan,gkey=hits]', \
+    "" index 9 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 10 using 1:2:(0.0566) with boxes lc rgb "#eda16f" title 'gpu_tdr[alg=dgi_scan,gkey=hits]', \
     "" index 10 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 11 using 1:2:(0.0566) with boxes lc rgb "#76b7b2" title 'gpu_tdr[alg=dgi_scan,gkey=trips]', \
+    "" index 10 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 11 using 1:2:(0.0566) with boxes lc rgb "#eea675" title 'gpu_tdr[alg=dgi_scan,gkey=trips]', \
     "" index 11 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-parboil-pb-cuda.dat" index 12 using 1:2:(0.0566) with boxes lc rgb "#59a14f" title 'gpu_tdr[alg=static_trips,gkey=trips]', \
-    "" index 12 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 11 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-parboil-pb-cuda.dat" index 12 using 1:2:(0.0566) with boxes lc rgb "#efaa7c" title 'gpu_tdr[alg=static_trips,gkey=trips]', \
+    "" index 12 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 12 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }

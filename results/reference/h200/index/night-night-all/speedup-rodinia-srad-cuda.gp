@@ -25,13 +25,17 @@ do for [fmt in "png svg"] {
   set xrange [-0.6:1.6]
   plot \
     1 with lines dt 2 lw 1.5 lc rgb "#333333" title 'baseline = 1', \
-    "speedup-rodinia-srad-cuda.dat" index 0 using 1:2:(0.1840) with boxes lc rgb "#edc948" title 'melded[meld=all]', \
+    "speedup-rodinia-srad-cuda.dat" index 0 using 1:2:(0.1840) with boxes lc rgb "#288935" title 'melded[meld=all]', \
     "" index 0 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-rodinia-srad-cuda.dat" index 1 using 1:2:(0.1840) with boxes lc rgb "#b07aa1" title 'melded[meld=sat]', \
+    "" index 0 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-rodinia-srad-cuda.dat" index 1 using 1:2:(0.1840) with boxes lc rgb "#2fa33f" title 'melded[meld=sat]', \
     "" index 1 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-rodinia-srad-cuda.dat" index 2 using 1:2:(0.1840) with boxes lc rgb "#ff9da7" title 'melded[meld=pos]', \
+    "" index 1 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-rodinia-srad-cuda.dat" index 2 using 1:2:(0.1840) with boxes lc rgb "#37bd49" title 'melded[meld=pos]', \
     "" index 2 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
-    "speedup-rodinia-srad-cuda.dat" index 3 using 1:2:(0.1840) with boxes lc rgb "#9c755f" title 'melded[meld=darm]', \
-    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle
+    "" index 2 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle, \
+    "speedup-rodinia-srad-cuda.dat" index 3 using 1:2:(0.1840) with boxes lc rgb "#4acb5b" title 'melded[meld=darm]', \
+    "" index 3 using 1:3:(0):($4-$3) with vectors heads size screen 0.006,90 lc rgb "#222222" notitle, \
+    "" index 3 using 1:4:(sprintf("%.2f", $2)) with labels offset 0,0.6 font ",7" notitle
   set output
 }
