@@ -17,7 +17,7 @@ WARN     := -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) -ffp-contract=off -fopenmp -MMD -MP \
               -I. $(XML_CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS   := $(XML_LIBS) -lxxhash -ljansson -lcmark-gfm-extensions -lcmark-gfm -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
+LDLIBS   := $(XML_LIBS) -lxxhash -ljansson -lcmark-gfm-extensions -lcmark-gfm -lsqlite3 -ldl -lm -fopenmp $(LDFLAGS_EXTRA)
 
 SRC := $(filter-out $(EXCLUDE),$(wildcard harness/*/*.c) $(wildcard backends/*.c) \
        backends/opencl/opencl.c $(wildcard tuning/*.c) $(wildcard results/*.c) \

@@ -17,6 +17,7 @@ run=(gcc g++ make pkg-config libxml2-dev libxml2-utils
      libxxhash-dev                      # the workload cache's keys and checksums
      libjansson-dev                     # export --json and T4
      libcmark-gfm-dev libcmark-gfm-extensions-dev  # the report's index.html
+     libsqlite3-dev                     # harness db: the nights in one database
      help2man)                          # the man pages, from each command's --help
 hip=(hipcc libamdhip64-dev)
 docs=(mkdocs)

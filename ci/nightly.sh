@@ -28,6 +28,8 @@
 #   ACCEPT=1      after a night without regression, store its results as the
 #                 new baseline (rolling baseline; off by default because slow
 #                 drift below the threshold then never alarms)
+#   HISTORY_DB    the nights' SQLite database every night is added to
+#                 (default: $BASELINE_DIR/history.sqlite; harness db list|show)
 #   BUILD         build folder (default: build); SKIP_BUILD=1 uses it as it is
 #
 # Writes into $OUT: results.xml (every suite, merged), run-<suite>/ (each
@@ -83,6 +85,11 @@ for s in ${SUITES//,/ }; do
 done
 [ ${#inputs[@]} -gt 0 ] || { say "no suite produced results"; exit 3; }
 "$H" merge "$OUT/results.xml" "${inputs[@]}" >/dev/null || { say "merge failed"; exit 3; }
+# ---- every night into the history database (before judging: a night is a
+# night whatever the verdict) ----
+HISTORY_DB=${HISTORY_DB:-$BASELINE_DIR/history.sqlite}
+mkdir -p "$(dirname "$HISTORY_DB")" && "$H" db add "$HISTORY_DB" "$OUT/results.xml" \
+  || say "could not add the night to $HISTORY_DB (the night's files stand)"
 
 # ---- compare with this machine's baseline, or store the first one ----
 # compare --baseline takes the baseline of these devices and drivers, or after

@@ -70,6 +70,7 @@ static const struct {
     {"devices", devices_opts, NULL, NULL},
     {"list", list_opts, NULL, NULL},
     {"validate", none, NULL, NULL},
+    {"db", none, NULL, NULL},
 };
 
 #define MAX_OPTS 96

@@ -1,0 +1,212 @@
+/* cmd_db.c — `harness db`: the nights of a machine in one SQLite database
+ * (harness/stats/history_db.h).
+ *
+ *   harness db add DB RESULTS.xml...   add nights (a file added before is
+ *                                      one night: said, not added again)
+ *   harness db list DB                 the nights, oldest first
+ *   harness db show DB CASE            one case's nights (CASE: its name,
+ *                                      as the tables print it, or its key)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "../stats/history_db.h"
+#include "../stats/load.h"
+
+static void db_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: harness db add DB RESULTS.xml...\n"
+        "       harness db list DB\n"
+        "       harness db show DB CASE\n"
+        "  the nights of a machine in one SQLite database (made by the first add):\n"
+        "  add    each results file as a night (keyed by its bytes: a file added\n"
+        "         twice is one night), its environment and conditions, every case by\n"
+        "         its name, every run's median, interval, status and tunables\n"
+        "  list   the nights, oldest first: started, host, revision, cases, load\n"
+        "  show   one case's nights (CASE: its name as the tables print it, or its key)\n"
+        "  The database is SQLite (WAL, a busy timeout: two jobs may add at once); read\n"
+        "  it with sqlite3 too (tables nights, cases, runs; docs/guide/nightly.md).\n");
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *b = NULL;
+    size_t cap = 0, n = 0, k;
+    do {
+        if (n + 65536 >= cap) {
+            char *nb = realloc(b, cap = 2 * cap + 65536);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                return NULL;
+            }
+            b = nb;
+        }
+        k = fread(b + n, 1, cap - n, f);
+        n += k;
+    } while (k > 0);
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+/* files j, j + jobs, ... into the database: 0, or 3 at the first that
+ * cannot be read or added (the nights before it are in) */
+static int add_files(const char *path, char **files, int n, int j, int jobs)
+{
+    struct dh_err e = {0};
+    struct dh_hdb *db = dh_hdb_open(path, 1, &e);
+    if (!db) {
+        fprintf(stderr, "harness db: %s\n", e.msg);
+        return DH_EXIT_INFRA;
+    }
+    int code = DH_EXIT_OK;
+    for (int i = j; i < n; i += jobs) {
+        size_t len = 0;
+        char *bytes = slurp(files[i], &len);
+        long known = bytes ? dh_hdb_find(db, bytes, len) : 0;
+        if (known > 0) {                 /* the same bytes: no need to read them */
+            fprintf(stderr, "harness db: %s is night %ld already: not added again\n", files[i],
+                    known);
+            free(bytes);
+            continue;
+        }
+        struct dh_resultfile rf;
+        if (!bytes || dh_results_load(files[i], &rf, &e)) {
+            fprintf(stderr, "harness db: %s: %s (nothing of it added)\n", files[i],
+                    bytes ? e.msg : strerror(errno));
+            free(bytes);
+            code = DH_EXIT_INFRA;
+            break;
+        }
+        long night = dh_hdb_add(db, files[i], bytes, len, &rf, &e);
+        dh_resultfile_free(&rf);
+        free(bytes);
+        if (!night) {
+            fprintf(stderr, "harness db: %s: %s\n", files[i], e.msg);
+            code = DH_EXIT_INFRA;
+            break;
+        }
+        if (night < 0)
+            fprintf(stderr, "harness db: %s is night %ld already: not added again\n", files[i],
+                    -night);
+    }
+    dh_hdb_close(db);
+    return code;
+}
+
+int dh_cmd_db(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--help")) {
+        db_usage(stdout);
+        return 0;
+    }
+    const char *sub = argc >= 2 ? argv[1] : "";
+    int add = !strcmp(sub, "add"), list = !strcmp(sub, "list"), show = !strcmp(sub, "show");
+    if ((!add && !list && !show) || argc < 3 || (add && argc < 4) || (list && argc != 3) ||
+        (show && argc != 4)) {
+        fprintf(stderr, "harness db: %s\n", !add && !list && !show
+                ? "choose add, list or show" : "wrong number of arguments");
+        db_usage(stderr);
+        return DH_EXIT_USAGE;
+    }
+    struct dh_err e = {0};
+    struct dh_hdb *db = dh_hdb_open(argv[2], add, &e);
+    if (!db) {
+        fprintf(stderr, "harness db: %s\n", e.msg);
+        return DH_EXIT_INFRA;
+    }
+    int code = DH_EXIT_OK;
+    if (list) {
+        if (dh_hdb_list(db, stdout, &e)) {
+            fprintf(stderr, "harness db: %s\n", e.msg);
+            code = DH_EXIT_INFRA;
+        }
+    } else if (show) {
+        enum { MAX = 100000 };
+        struct dh_hdb_point *p = malloc(MAX * sizeof *p);
+        char name[800];
+        int n = p ? dh_hdb_case(db, argv[3], name, sizeof name, p, MAX, &e) : -1;
+        if (n < 0) {
+            fprintf(stderr, "harness db: %s\n", p ? e.msg : "out of memory");
+            code = DH_EXIT_INFRA;
+        } else if (n == 0) {
+            fprintf(stderr, "harness db: no case '%s' in %s (harness db list shows the "
+                    "nights; a case is named as the tables print it)\n", argv[3], argv[2]);
+            code = DH_EXIT_USAGE;
+        } else {
+            printf("%s\n%-20s  %-10s  %12s  %-25s  %-14s  %s\n", name, "started", "status",
+                   "median ms", "95% interval", "revision", "tunables");
+            const char *last_tun = NULL;
+            for (int i = 0; i < n; i++) {
+                char ci[64] = "-", med[32] = "-";
+                if (isfinite(p[i].median)) {
+                    snprintf(med, sizeof med, "%.4f", p[i].median);
+                    snprintf(ci, sizeof ci, "[%.4f, %.4f]", p[i].lo, p[i].hi);
+                }
+                int moved = last_tun && strcmp(last_tun, p[i].tunables);
+                printf("%-20s  %-10s  %12s  %-25s  %-14s  %s%s\n", p[i].started, p[i].status,
+                       med, ci, p[i].git_revision, p[i].tunables, moved ? "  (moved)" : "");
+                last_tun = p[i].tunables;
+            }
+        }
+        free(p);
+    } else {
+        /* reading a file (its schema check, above all) is most of an add:
+         * several processes read and add at once, each its share of the
+         * files, SQLite's lock taking their transactions one at a time */
+        long before = dh_hdb_nights(db, &e);
+        int nf = argc - 3;
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        int jobs = nf >= 8 && cpus > 1 ? (int)(cpus < nf / 4 ? cpus : nf / 4) : 1;
+        if (jobs > 16)
+            jobs = 16;
+        dh_hdb_close(db);
+        db = NULL;
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pids[16];
+        int started = 0;
+        for (int j = 0; j < jobs; j++) {
+            pid_t pid = jobs > 1 ? fork() : 0;
+            if (pid < 0)
+                break;
+            if (pid > 0) {
+                pids[started++] = pid;
+                continue;
+            }
+            /* (the one process, or a child) */
+            int rc = add_files(argv[2], argv + 3, nf, j, jobs);
+            if (jobs > 1)
+                _exit(rc);
+            code = rc;
+            started = 0;
+        }
+        for (int j = 0; j < started; j++) {
+            int st = 0;
+            waitpid(pids[j], &st, 0);
+            if (!WIFEXITED(st) || WEXITSTATUS(st))
+                code = DH_EXIT_INFRA;
+        }
+        if (jobs > 1 && started < jobs)
+            code = DH_EXIT_INFRA;
+        db = dh_hdb_open(argv[2], 0, &e);
+        long after = db ? dh_hdb_nights(db, &e) : -1;
+        if (after >= 0 && before >= 0)
+            printf("%s: %ld night%s added, %ld in all%s\n", argv[2], after - before,
+                   after - before == 1 ? "" : "s", after,
+                   after - before < nf && !code ? " (the others were in already)" : "");
+    }
+    dh_hdb_close(db);
+    return code;
+}

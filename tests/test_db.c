@@ -1,0 +1,176 @@
+/* test_db.c — `harness db`: nights added once each (a file added twice is
+ * one night), in any number, by writers at once; a case's nights by its
+ * name; a file that is not SQLite, another program's SQLite database and a
+ * newer schema refused with what they are. */
+#include <sqlite3.h>
+
+#include "testutil.h"
+#include "../harness/cli/cli.h"
+#include "../harness/stats/history_db.h"
+
+static char tmpdir[64];
+static const char *pol = "results/reference/h100/tuned-frontier/pol-tuned-file.xml";
+static const char *cvp = "results/reference/h100/tuned-frontier/cvp-gpu_tdr.xml";
+
+static const char *tpath(const char *name)
+{
+    static char buf[8][300];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static int db(int argc, const char **argv)
+{
+    fflush(stdout);
+    return dh_cmd_db(argc, (char **)argv);
+}
+
+static long nights(const char *path)
+{
+    struct dh_err e = {0};
+    struct dh_hdb *h = dh_hdb_open(path, 0, &e);
+    assert_non_null(h);
+    long n = dh_hdb_nights(h, &e);
+    dh_hdb_close(h);
+    return n;
+}
+
+static void add_once(void **st)
+{
+    (void)st;
+    const char *d = tpath("h.db");
+    const char *a[] = {"db", "add", d, pol, cvp};
+    assert_int_equal(db(5, a), 0);
+    assert_int_equal(nights(d), 2);
+    const char *b[] = {"db", "add", d, pol};          /* the same bytes: one night */
+    assert_int_equal(db(4, b), 0);
+    assert_int_equal(nights(d), 2);
+    /* a case by its name: its night, median and tunables */
+    struct dh_err e = {0};
+    struct dh_hdb *h = dh_hdb_open(d, 0, &e);
+    assert_non_null(h);
+    struct dh_hdb_point p[8];
+    char name[800];
+    int n = dh_hdb_case(h, "frontier/pol/melded/cuda/NVIDIA H100 80GB HBM3/medium/seed=1",
+                        name, sizeof name, p, 8, &e);
+    assert_int_equal(n, 1);
+    assert_string_equal(p[0].tunables, "minb=4,wg=256");
+    assert_true(p[0].median > 0.2 && p[0].median < 0.23);
+    dh_hdb_close(h);
+    const char *s[] = {"db", "show", d, "no/such/case"};
+    assert_int_equal(db(4, s), DH_EXIT_USAGE);
+}
+
+/* two writers at once (WAL, a busy timeout): every night in, none twice */
+static void writers(void **st)
+{
+    (void)st;
+    const char *d = tpath("w.db");
+    char files[12][300];
+    char *src = NULL;
+    FILE *f = fopen(pol, "r");
+    assert_non_null(f);
+    size_t cap = 1 << 20;
+    src = malloc(cap);
+    size_t len = fread(src, 1, cap - 1, f);
+    fclose(f);
+    src[len] = 0;
+    for (int i = 0; i < 12; i++) {                  /* twelve nights: other start times */
+        snprintf(files[i], sizeof files[i], "%s/night%02d.xml", tmpdir, i);
+        char *at = strstr(src, "<started>");
+        assert_non_null(at);
+        FILE *o = fopen(files[i], "w");
+        assert_non_null(o);
+        fwrite(src, 1, (size_t)(at - src), o);
+        fprintf(o, "<started>2026-11-%02dT02:00:00Z</started>", i + 1);
+        fputs(strstr(at, "</started>") + strlen("</started>"), o);
+        fclose(o);
+    }
+    free(src);
+    pid_t kids[2];
+    for (int k = 0; k < 2; k++) {
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            const char *a[9] = {"db", "add", d};
+            int n = 3;
+            for (int i = k; i < 12; i += 2)
+                a[n++] = files[i];
+            _exit(db(n, a));
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int stt = 0;
+        waitpid(kids[k], &stt, 0);
+        assert_true(WIFEXITED(stt) && WEXITSTATUS(stt) == 0);
+    }
+    assert_int_equal(nights(d), 12);
+    /* all again at once, from one command: its own processes, none twice */
+    const char *a[15] = {"db", "add", d};
+    for (int i = 0; i < 12; i++)
+        a[3 + i] = files[i];
+    assert_int_equal(db(15, a), 0);
+    assert_int_equal(nights(d), 12);
+}
+
+static void refused(void **st)
+{
+    (void)st;
+    struct dh_err e = {0};
+    /* not SQLite at all */
+    const char *t = tpath("text.db");
+    FILE *f = fopen(t, "w");
+    assert_non_null(f);
+    fputs("these are notes, not a database\n", f);
+    fclose(f);
+    assert_null(dh_hdb_open(t, 1, &e));
+    assert_non_null(strstr(e.msg, "is not a history database"));
+    /* another program's SQLite database */
+    const char *o = tpath("other.db");
+    sqlite3 *s;
+    assert_int_equal(sqlite3_open(o, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "CREATE TABLE accounts(id, name)", NULL, NULL, NULL), 0);
+    sqlite3_close(s);
+    assert_null(dh_hdb_open(o, 1, &e));
+    assert_non_null(strstr(e.msg, "an SQLite database of something else"));
+    /* ours, from a newer harness */
+    const char *n = tpath("new.db");
+    const char *a[] = {"db", "add", n, pol};
+    assert_int_equal(db(4, a), 0);
+    assert_int_equal(sqlite3_open(n, &s), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(s, "PRAGMA user_version = 99", NULL, NULL, NULL), 0);
+    sqlite3_close(s);
+    assert_null(dh_hdb_open(n, 0, &e));
+    assert_non_null(strstr(e.msg, "newer than this harness"));
+    /* a missing one is not made by list */
+    const char *l[] = {"db", "list", tpath("missing.db")};
+    assert_int_equal(db(3, l), DH_EXIT_INFRA);
+    const char *u[] = {"db", "frob", n};
+    assert_int_equal(db(3, u), DH_EXIT_USAGE);
+}
+
+static int setup(void **st)
+{
+    (void)st;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dh-test-db-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) ? 0 : 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(add_once),
+        cmocka_unit_test(writers),
+        cmocka_unit_test(refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
