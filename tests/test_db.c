@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "../harness/cli/cli.h"
 #include "../harness/stats/history_db.h"
+#include "../harness/stats/load.h"
 
 static char tmpdir[64];
 static const char *pol = "results/reference/h100/tuned-frontier/pol-tuned-file.xml";
@@ -114,6 +115,53 @@ static void writers(void **st)
     assert_int_equal(nights(d), 12);
 }
 
+/* a planted step: one case 30% slower from the seventh night on, the
+ * others as they were; db steps finds it, newest first, with the nights
+ * around it, and nothing else */
+static void steps(void **st)
+{
+    (void)st;
+    const char *d = tpath("s.db");
+    struct dh_err e = {0};
+    struct dh_hdb *h = dh_hdb_open(d, 1, &e);
+    assert_non_null(h);
+    for (int night = 0; night < 12; night++) {
+        struct dh_resultfile rf;
+        assert_int_equal(dh_results_load(pol, &rf, &e), 0);
+        snprintf(rf.env.started, sizeof rf.env.started, "2026-11-%02dT02:00:00Z", night + 1);
+        for (int i = 0; i < rf.n_runs; i++) {
+            struct dh_stats *k = &rf.runs[i].kernel;
+            double jitter = 1 + 0.003 * ((night * 7 + i) % 5 - 2);   /* a little noise */
+            double f = jitter * (night >= 6 && !strcmp(rf.runs[i].c.variant, "melded") ? 1.3 : 1);
+            k->median *= f, k->ci_lo *= f, k->ci_hi *= f;
+        }
+        char bytes[32];
+        int len = snprintf(bytes, sizeof bytes, "night %d", night);
+        assert_true(dh_hdb_add(h, pol, bytes, (size_t)len, &rf, &e) > 0);
+        dh_resultfile_free(&rf);
+    }
+    dh_hdb_close(h);
+    fflush(stdout);
+    char out_path[300];
+    snprintf(out_path, sizeof out_path, "%s/steps.txt", tmpdir);
+    int saved = dup(1), fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    const char *a[] = {"db", "steps", d};
+    int rc = db(3, a);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    assert_int_equal(rc, 0);
+    char *txt = dh_test_slurp(out_path, NULL);
+    assert_non_null(strstr(txt, "1 step in 8 cases"));
+    assert_non_null(strstr(txt, "slower  +30."));
+    assert_non_null(strstr(txt, "frontier/pol/melded/"));
+    assert_non_null(strstr(txt, "first night after: 2026-11-07T02:00:00Z"));
+    assert_non_null(strstr(txt, "last before: 2026-11-06T02:00:00Z"));
+    free(txt);
+}
+
 static void refused(void **st)
 {
     (void)st;
@@ -170,6 +218,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(add_once),
         cmocka_unit_test(writers),
+        cmocka_unit_test(steps),
         cmocka_unit_test(refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

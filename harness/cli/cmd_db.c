@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "../stats/history_db.h"
+#include "../stats/steps.h"
 #include "../stats/load.h"
 
 static void db_usage(FILE *f)
@@ -25,12 +26,16 @@ static void db_usage(FILE *f)
         "usage: harness db add DB RESULTS.xml...\n"
         "       harness db list DB\n"
         "       harness db show DB CASE\n"
+        "       harness db steps DB [CASE]\n"
         "  the nights of a machine in one SQLite database (made by the first add):\n"
         "  add    each results file as a night (keyed by its bytes: a file added\n"
         "         twice is one night), its environment and conditions, every case by\n"
         "         its name, every run's median, interval, status and tunables\n"
         "  list   the nights, oldest first: started, host, revision, cases, load\n"
         "  show   one case's nights (CASE: its name as the tables print it, or its key)\n"
+        "  steps  where a case's median moved to stay, over its whole history (every\n"
+        "         case, or CASE): newest first, with the nights and revisions around\n"
+        "         each step (the method: harness/stats/steps.h, docs/guide/nightly.md)\n"
         "  The database is SQLite (WAL, a busy timeout: two jobs may add at once); read\n"
         "  it with sqlite3 too (tables nights, cases, runs; docs/guide/nightly.md).\n");
 }
@@ -58,6 +63,65 @@ static char *slurp(const char *path, size_t *len)
     fclose(f);
     *len = n;
     return b;
+}
+
+/* ---- steps ---- */
+#define STEPS_MAX 100000
+struct found {
+    char name[800], started[40], rev[64], prev[40], prev_rev[64];
+    double before, after, change;
+};
+struct steps_ctx {
+    struct dh_hdb *db;
+    struct dh_steps_opts o;
+    struct dh_hdb_point *p;
+    double *v;
+    struct found *found;
+    int n, cap, cases;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+    return -strcmp(((const struct found *)a)->started, ((const struct found *)b)->started);
+}
+
+/* one case's steps into x->found */
+static int one_case(const char *name, void *ctx)
+{
+    struct steps_ctx *x = ctx;
+    struct dh_err e = {0};
+    char nm[800];
+    int n = dh_hdb_case(x->db, name, nm, sizeof nm, x->p, STEPS_MAX, &e);
+    int m = 0, idx[4096];
+    for (int i = 0; i < n && m < 4096; i++)
+        if (isfinite(x->p[i].median) && x->p[i].median > 0) {
+            idx[m] = i;
+            x->v[m++] = x->p[i].median;
+        }
+    x->cases++;
+    struct dh_step s[64];
+    int k = dh_steps_find(x->v, m, &x->o, s, 64);
+    for (int i = 0; i < k; i++) {
+        if (x->n == x->cap) {
+            int cap = x->cap ? 2 * x->cap : 64;
+            struct found *f = realloc(x->found, (size_t)cap * sizeof *f);
+            if (!f)
+                return 1;
+            x->found = f;
+            x->cap = cap;
+        }
+        struct found *f = &x->found[x->n++];
+        const struct dh_hdb_point *a = &x->p[idx[s[i].at]], *b = &x->p[idx[s[i].at - 1]];
+        snprintf(f->name, sizeof f->name, "%s", nm);
+        snprintf(f->started, sizeof f->started, "%s", a->started);
+        snprintf(f->rev, sizeof f->rev, "%s", a->git_revision);
+        snprintf(f->prev, sizeof f->prev, "%s", b->started);
+        snprintf(f->prev_rev, sizeof f->prev_rev, "%s", b->git_revision);
+        f->before = s[i].before;
+        f->after = s[i].after;
+        f->change = s[i].change;
+    }
+    return 0;
 }
 
 /* files j, j + jobs, ... into the database: 0, or 3 at the first that
@@ -113,10 +177,11 @@ int dh_cmd_db(int argc, char **argv)
     }
     const char *sub = argc >= 2 ? argv[1] : "";
     int add = !strcmp(sub, "add"), list = !strcmp(sub, "list"), show = !strcmp(sub, "show");
-    if ((!add && !list && !show) || argc < 3 || (add && argc < 4) || (list && argc != 3) ||
-        (show && argc != 4)) {
-        fprintf(stderr, "harness db: %s\n", !add && !list && !show
-                ? "choose add, list or show" : "wrong number of arguments");
+    int steps = !strcmp(sub, "steps");
+    if ((!add && !list && !show && !steps) || argc < 3 || (add && argc < 4) ||
+        (list && argc != 3) || (show && argc != 4) || (steps && argc > 4)) {
+        fprintf(stderr, "harness db: %s\n", !add && !list && !show && !steps
+                ? "choose add, list, show or steps" : "wrong number of arguments");
         db_usage(stderr);
         return DH_EXIT_USAGE;
     }
@@ -127,7 +192,36 @@ int dh_cmd_db(int argc, char **argv)
         return DH_EXIT_INFRA;
     }
     int code = DH_EXIT_OK;
-    if (list) {
+    if (steps) {
+        struct steps_ctx x = {.db = db};
+        dh_steps_opts_default(&x.o);
+        x.p = malloc(STEPS_MAX * sizeof *x.p);
+        x.v = malloc(STEPS_MAX * sizeof *x.v);
+        if (!x.p || !x.v) {
+            fprintf(stderr, "harness db: out of memory\n");
+            code = DH_EXIT_INFRA;
+        } else if (argc == 4) {
+            one_case(argv[3], &x);
+        } else if (dh_hdb_each_case(db, 2 * x.o.min_len, one_case, &x, &e)) {
+            fprintf(stderr, "harness db: %s\n", e.msg);
+            code = DH_EXIT_INFRA;
+        }
+        if (!code) {
+            qsort(x.found, (size_t)x.n, sizeof *x.found, newest_first);
+            printf("%d step%s in %d case%s (a step: the median moved by %.0f%% or more to "
+                   "stay; newest first)\n", x.n, x.n == 1 ? "" : "s", x.cases,
+                   x.cases == 1 ? "" : "s", 100 * x.o.min_change);
+            for (int i = 0; i < x.n; i++)
+                printf("%s %+6.1f%%  %.4f -> %.4f ms  %s\n    first night after: %s (%s); "
+                       "last before: %s (%s)\n", x.found[i].change > 0 ? "slower" : "faster",
+                       100 * x.found[i].change, x.found[i].before, x.found[i].after,
+                       x.found[i].name, x.found[i].started, x.found[i].rev, x.found[i].prev,
+                       x.found[i].prev_rev);
+        }
+        free(x.p);
+        free(x.v);
+        free(x.found);
+    } else if (list) {
         if (dh_hdb_list(db, stdout, &e)) {
             fprintf(stderr, "harness db: %s\n", e.msg);
             code = DH_EXIT_INFRA;
