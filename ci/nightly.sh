@@ -90,6 +90,8 @@ done
 HISTORY_DB=${HISTORY_DB:-$BASELINE_DIR/history.sqlite}
 mkdir -p "$(dirname "$HISTORY_DB")" && "$H" db add "$HISTORY_DB" "$OUT/results.xml" \
   || say "could not add the night to $HISTORY_DB (the night's files stand)"
+# the nights as a static site (every case, its sparkline and steps): $OUT/site
+"$H" publish "$HISTORY_DB" --out "$OUT/site" >/dev/null || say "publish failed"
 
 # ---- compare with this machine's baseline, or store the first one ----
 # compare --baseline takes the baseline of these devices and drivers, or after

@@ -160,6 +160,38 @@ static void steps(void **st)
     assert_non_null(strstr(txt, "first night after: 2026-11-07T02:00:00Z"));
     assert_non_null(strstr(txt, "last before: 2026-11-06T02:00:00Z"));
     free(txt);
+    /* the same as a static site: the step on the regressions page, every
+     * link of the index and that page to a page that is there */
+    char site[300];
+    snprintf(site, sizeof site, "%s/site", tmpdir);
+    const char *pb[] = {"publish", d, "--out", site};
+    fflush(stdout);
+    assert_int_equal(dh_cmd_publish(4, (char **)pb), 0);
+    const char *pages[] = {"index.html", "regressions.html"};
+    for (int k = 0; k < 2; k++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/%s", site, pages[k]);
+        char *html = dh_test_slurp(path, NULL);
+        int links = 0;
+        for (const char *q = html; (q = strstr(q, "href=\"")); q += 6) {
+            char target[200], file[600];
+            sscanf(q + 6, "%199[^\"]", target);
+            snprintf(file, sizeof file, "%s/%s", site, target);
+            if (access(file, R_OK))
+                fprintf(stderr, "%s links to %s, which is not there\n", pages[k], target);
+            assert_int_equal(access(file, R_OK), 0);
+            links++;
+        }
+        assert_true(links >= 2);
+        if (k == 1) {
+            assert_non_null(strstr(html, "+30."));
+            assert_non_null(strstr(html, "frontier/pol/melded/"));
+        } else {
+            assert_non_null(strstr(html, "<svg"));          /* the sparklines */
+            assert_non_null(strstr(html, "slower +30."));   /* the melded case's state */
+        }
+        free(html);
+    }
 }
 
 static void refused(void **st)

@@ -34,6 +34,7 @@ int dh_cmd_slurm(int argc, char **argv);     /* cmd_slurm.c */
 int dh_cmd_study(int argc, char **argv);     /* cmd_study.c */
 int dh_cmd_cache(int argc, char **argv);     /* cmd_cache.c */
 int dh_cmd_db(int argc, char **argv);        /* cmd_db.c */
+int dh_cmd_publish(int argc, char **argv);   /* cmd_db.c */
 /* cmd_cache.c: the workload cache of a run (--cache DIR or the default
  * folder, --cache-limit SIZE or the default limit), NULL when off
  * (--no-cache) or when its folder cannot be made (said on stderr: the run

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "../stats/history_db.h"
 #include "../stats/steps.h"
+#include "../report/report.h"
 #include "../stats/load.h"
 
 static void db_usage(FILE *f)
@@ -86,8 +87,9 @@ static int newest_first(const void *a, const void *b)
 }
 
 /* one case's steps into x->found */
-static int one_case(const char *name, void *ctx)
+static int one_case(const char *name, const char *key, void *ctx)
 {
+    (void)key;
     struct steps_ctx *x = ctx;
     struct dh_err e = {0};
     char nm[800];
@@ -201,7 +203,7 @@ int dh_cmd_db(int argc, char **argv)
             fprintf(stderr, "harness db: out of memory\n");
             code = DH_EXIT_INFRA;
         } else if (argc == 4) {
-            one_case(argv[3], &x);
+            one_case(argv[3], NULL, &x);
         } else if (dh_hdb_each_case(db, 2 * x.o.min_len, one_case, &x, &e)) {
             fprintf(stderr, "harness db: %s\n", e.msg);
             code = DH_EXIT_INFRA;
@@ -303,4 +305,48 @@ int dh_cmd_db(int argc, char **argv)
     }
     dh_hdb_close(db);
     return code;
+}
+
+/* `harness publish DB [--out DIR]`: the history database as a static site */
+int dh_cmd_publish(int argc, char **argv)
+{
+    const char *db = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help")) {
+            printf("usage: harness publish DB [--out DIR]\n"
+                   "  the nights of a history database (harness db add) as a static site in\n"
+                   "  DIR (default: site/ beside DB), opened from disk, no server: index.html\n"
+                   "  (every case, its latest median, a sparkline of its last 60 nights, its\n"
+                   "  newest step), regressions.html (every step, newest first, with the\n"
+                   "  nights and revisions around it), a page per case (its medians with the\n"
+                   "  95%% interval, steps and moved tunables marked)\n");
+            return 0;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] != '-' && !db) {
+            db = argv[i];
+        } else {
+            fprintf(stderr, "harness publish: unexpected '%s' (see harness publish --help)\n",
+                    argv[i]);
+            return DH_EXIT_USAGE;
+        }
+    }
+    if (!db) {
+        fprintf(stderr, "harness publish: give the history database (harness db add makes one)\n");
+        return DH_EXIT_USAGE;
+    }
+    char dflt[4200];
+    if (!out) {
+        const char *slash = strrchr(db, '/');
+        snprintf(dflt, sizeof dflt, "%.*ssite", slash ? (int)(slash - db + 1) : 0, db);
+        out = dflt;
+    }
+    struct dh_err e = {0};
+    int cases = 0, steps = 0;
+    if (dh_site_publish(db, out, &cases, &steps, &e)) {
+        fprintf(stderr, "harness publish: %s\n", e.msg);
+        return DH_EXIT_INFRA;
+    }
+    printf("site: %s/index.html (%d cases, %d steps)\n", out, cases, steps);
+    return 0;
 }

@@ -49,7 +49,9 @@ static void usage(FILE *f)
         "            which technique pays where (or --from results files)\n"
         "  emit      the source and options of every build, without a device (CI)\n"
         "  cache     the workload cache: show, clear or verify its entries\n"
-        "  db        the nights of a machine in one SQLite database (add, list, show)\n"
+        "  db        the nights of a machine in one SQLite database (add, list, show,\n"
+        "            steps)\n"
+        "  publish   a history database as a static site: cases, steps, a page per case\n"
         "  blocks    a benchmark's blocks priced by hand and from its compiled sm_90 code\n"
         "  help      this text; `harness run --help` for the options of run\n"
         "  --version the version, its git revision and the backends built in\n"
@@ -129,6 +131,8 @@ int main(int argc, char **argv)
         return dh_cmd_study(argc - 1, argv + 1);
     if (!strcmp(cmd, "emit"))
         return dh_cmd_emit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "publish"))
+        return dh_cmd_publish(argc - 1, argv + 1);
     if (!strcmp(cmd, "db"))
         return dh_cmd_db(argc - 1, argv + 1);
     if (!strcmp(cmd, "cache"))
@@ -140,6 +144,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "harness: unknown command '%s': choose run, list, devices, validate, "
-            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache, db, blocks, help or --version\n", cmd);
+            "tune, tune-study, compare, merge, slurm, baseline, report, study, history, export, rerun, emit, cache, db, publish, blocks, help or --version\n", cmd);
     return DH_EXIT_USAGE;
 }

@@ -71,6 +71,7 @@ static const struct {
     {"list", list_opts, NULL, NULL},
     {"validate", none, NULL, NULL},
     {"db", none, NULL, NULL},
+    {"publish", report_opts, NULL, NULL},
 };
 
 #define MAX_OPTS 96

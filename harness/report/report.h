@@ -109,6 +109,12 @@ int dh__report_heatmaps(struct dh_report *r, struct dh_err *err);
  * how the charts were drawn (report_index.c). 0 or -DH_E_IO. */
 int dh_report_write_index(const struct dh_report *r, int have_gnuplot, int failed,
                           struct dh_err *err);
+/* `harness publish`: the nights of the history database at db_path as a
+ * static site in dir (site.c): index.html, regressions.html, a page per
+ * case. *cases and *steps count what it holds. 0 or -DH_E_* with err set. */
+int dh_site_publish(const char *db_path, const char *dir, int *cases, int *steps,
+                    struct dh_err *err);
+
 /* DIR/index.html from DIR/index.md (report_html.c): the same report as
  * one HTML page; 0 or -DH_E_* with err set */
 int dh_report_write_html(const char *dir, const char *title, struct dh_err *err);

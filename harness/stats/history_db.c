@@ -388,18 +388,20 @@ int dh_hdb_case(struct dh_hdb *h, const char *key, char *name, size_t name_len,
     return n;
 }
 
-int dh_hdb_each_case(struct dh_hdb *h, int min_nights, int (*fn)(const char *name, void *ctx),
-                     void *ctx, struct dh_err *err)
+int dh_hdb_each_case(struct dh_hdb *h, int min_nights,
+                     int (*fn)(const char *name, const char *key, void *ctx), void *ctx,
+                     struct dh_err *err)
 {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(h->db,
-                           "SELECT c.name FROM cases c JOIN runs r ON r.case_id = c.id "
+                           "SELECT c.name, c.key FROM cases c JOIN runs r ON r.case_id = c.id "
                            "GROUP BY c.id HAVING count(*) >= ? ORDER BY c.name",
                            -1, &st, NULL))
         return fail(err, h, "cannot read the cases");
     sqlite3_bind_int(st, 1, min_nights);
     while (sqlite3_step(st) == SQLITE_ROW)
-        if (fn((const char *)sqlite3_column_text(st, 0), ctx))
+        if (fn((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+               ctx))
             break;
     sqlite3_finalize(st);
     return 0;

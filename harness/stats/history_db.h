@@ -52,9 +52,10 @@ struct dh_hdb_point {
 int dh_hdb_case(struct dh_hdb *db, const char *key, char *name, size_t name_len,
                 struct dh_hdb_point *pts, int max, struct dh_err *err);
 
-/* Each case's name with at least min_nights nights, in name order, to
- * fn (stops at fn's nonzero return). 0, or -DH_E_* with err set. */
-int dh_hdb_each_case(struct dh_hdb *db, int min_nights, int (*fn)(const char *name, void *ctx),
-                     void *ctx, struct dh_err *err);
+/* Each case's name (and key) with at least min_nights nights, in name
+ * order, to fn (stops at fn's nonzero return). 0, or -DH_E_* with err set. */
+int dh_hdb_each_case(struct dh_hdb *db, int min_nights,
+                     int (*fn)(const char *name, const char *key, void *ctx), void *ctx,
+                     struct dh_err *err);
 
 #endif
