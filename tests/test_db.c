@@ -223,6 +223,11 @@ static void refused(void **st)
     sqlite3_close(s);
     assert_null(dh_hdb_open(n, 0, &e));
     assert_non_null(strstr(e.msg, "newer than this harness"));
+    /* a FIFO planted as a results file is refused, not waited on */
+    const char *fifo = tpath("planted.xml");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    const char *pf[] = {"db", "add", n, fifo};
+    assert_int_equal(db(4, pf), DH_EXIT_INFRA);
     /* a missing one is not made by list */
     const char *l[] = {"db", "list", tpath("missing.db")};
     assert_int_equal(db(3, l), DH_EXIT_INFRA);

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "../stats/history_db.h"
+#include "../support/fs.h"
 #include "../stats/steps.h"
 #include "../report/report.h"
 #include "../stats/load.h"
@@ -39,31 +40,6 @@ static void db_usage(FILE *f)
         "         each step (the method: harness/stats/steps.h, docs/guide/nightly.md)\n"
         "  The database is SQLite (WAL, a busy timeout: two jobs may add at once); read\n"
         "  it with sqlite3 too (tables nights, cases, runs; docs/guide/nightly.md).\n");
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *b = NULL;
-    size_t cap = 0, n = 0, k;
-    do {
-        if (n + 65536 >= cap) {
-            char *nb = realloc(b, cap = 2 * cap + 65536);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                return NULL;
-            }
-            b = nb;
-        }
-        k = fread(b + n, 1, cap - n, f);
-        n += k;
-    } while (k > 0);
-    fclose(f);
-    *len = n;
-    return b;
 }
 
 /* ---- steps ---- */
@@ -139,7 +115,8 @@ static int add_files(const char *path, char **files, int n, int j, int jobs)
     int code = DH_EXIT_OK;
     for (int i = j; i < n; i += jobs) {
         size_t len = 0;
-        char *bytes = slurp(files[i], &len);
+        char why[4400] = "";
+        char *bytes = dh_read_data(files[i], 0, &len, why, sizeof why);
         long known = bytes ? dh_hdb_find(db, bytes, len) : 0;
         if (known > 0) {                 /* the same bytes: no need to read them */
             fprintf(stderr, "harness db: %s is night %ld already: not added again\n", files[i],
@@ -149,8 +126,7 @@ static int add_files(const char *path, char **files, int n, int j, int jobs)
         }
         struct dh_resultfile rf;
         if (!bytes || dh_results_load(files[i], &rf, &e)) {
-            fprintf(stderr, "harness db: %s: %s (nothing of it added)\n", files[i],
-                    bytes ? e.msg : strerror(errno));
+            fprintf(stderr, "harness db: %s (nothing of it added)\n", bytes ? e.msg : why);
             free(bytes);
             code = DH_EXIT_INFRA;
             break;

@@ -16,41 +16,16 @@
 
 #include "../support/fs.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *b = NULL;
-    size_t cap = 0, n = 0, k;
-    do {
-        if (n + 65536 > cap) {
-            char *nb = realloc(b, cap = n + 65536 + cap);
-            if (!nb) {
-                free(b);
-                fclose(f);
-                return NULL;
-            }
-            b = nb;
-        }
-        k = fread(b + n, 1, cap - n - 1, f);
-        n += k;
-    } while (k > 0);
-    fclose(f);
-    b[n] = 0;
-    *len = n;
-    return b;
-}
-
 int dh_report_write_html(const char *dir, const char *title, struct dh_err *err)
 {
     char md_path[4400], path[4400], tmp[4500];
     snprintf(md_path, sizeof md_path, "%s/index.md", dir);
     snprintf(path, sizeof path, "%s/index.html", dir);
     size_t len = 0;
-    char *md = slurp(md_path, &len);
+    char why[4600];
+    char *md = dh_read_data(md_path, DH_DATA_MAX_TEXT, &len, why, sizeof why);
     if (!md)
-        return dh_err_set(err, DH_E_IO, "cannot read %s: %s", md_path, strerror(errno));
+        return dh_err_set(err, DH_E_IO, "%s", why);
     cmark_gfm_core_extensions_ensure_registered();
     int opts = CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE * 0;   /* raw HTML stays escaped */
     cmark_parser *p = cmark_parser_new(opts);
@@ -70,7 +45,6 @@ int dh_report_write_html(const char *dir, const char *title, struct dh_err *err)
         cmark_parser_free(p);
         return dh_err_set(err, DH_E_RESOURCES, "cannot render %s", md_path);
     }
-    char why[4600];
     FILE *f = NULL;
     if (!dh_replace_ok(path, why, sizeof why))
         f = dh_tmp_fopen(path, tmp, sizeof tmp);

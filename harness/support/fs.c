@@ -245,3 +245,36 @@ FILE *dh_fopen_data(const char *path, size_t max_bytes, char *why, size_t why_le
     }
     return f;
 }
+
+char *dh_read_data(const char *path, size_t max_bytes, size_t *len, char *why, size_t why_len)
+{
+    FILE *f = dh_fopen_data(path, max_bytes, why, why_len);
+    if (!f)
+        return NULL;
+    char *b = NULL;
+    size_t cap = 0, n = 0, k;
+    do {
+        if (n + 65536 >= cap) {
+            char *nb = realloc(b, cap = 2 * cap + 65536);
+            if (!nb) {
+                free(b);
+                fclose(f);
+                snprintf(why, why_len, "%s: out of memory", path);
+                return NULL;
+            }
+            b = nb;
+        }
+        k = fread(b + n, 1, cap - n - 1, f);
+        n += k;
+    } while (k > 0);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(b);
+        snprintf(why, why_len, "cannot read %s", path);
+        return NULL;
+    }
+    b[n] = 0;
+    *len = n;
+    return b;
+}

@@ -56,6 +56,11 @@ int dh_open_data(const char *path, size_t max_bytes, char *why, size_t why_len);
 /* dh_open_data as a stdio stream ("rb"); NULL with the reason in why. */
 FILE *dh_fopen_data(const char *path, size_t max_bytes, char *why, size_t why_len);
 
+/* A data file's whole contents (dh_open_data's checks: a regular file of
+ * at most max_bytes), NUL-terminated, malloc'd, its length in *len; NULL
+ * with the reason in why. */
+char *dh_read_data(const char *path, size_t max_bytes, size_t *len, char *why, size_t why_len);
+
 /* the limits of the files the harness reads (a file past its limit is
  * refused, named, never read into memory) */
 #define DH_DATA_MAX_TEXT    (64u << 20)   /* descriptors, kernels, journals, plans */
