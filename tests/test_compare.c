@@ -366,6 +366,13 @@ static void busy_host(void **st)
     assert_true(!strncmp(out, "<?xml", 5));
     assert_non_null(strstr(out, "<testsuites"));
     assert_null(strstr(out, "REGRESSION:"));
+    /* merged with a quiet night, the busy one's conditions stay: the merged
+     * night is unreliable too */
+    assert_int_equal(CMD(dh_cmd_merge, (char *)tpath("merged-busy.xml"), (char *)tpath("busy.xml"),
+                         (char *)tpath("quiet-slow.xml")), DH_EXIT_OK);
+    assert_int_equal(capture(dh_cmd_compare, out, sizeof out, (char *)tpath("quiet-base.xml"),
+                             (char *)tpath("merged-busy.xml")), DH_EXIT_OK);
+    assert_non_null(strstr(out, "UNRELIABLE: NEW: host load 3.90"));
     /* the same timings at other tunables: said, and --strict fails on it */
     static struct dh_run m[2];
     for (int i = 0; i < 2; i++) {

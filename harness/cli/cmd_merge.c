@@ -169,6 +169,14 @@ int dh_cmd_merge(int argc, char **argv)
     }
     /* the environment of the latest input; the command says what was merged */
     struct dh_env env = in[order[nin - 1]].env;
+    /* the conditions: the busiest input's (a night with one suite run on a
+     * busy host is a night on a busy host) */
+    for (int k = 0; k < nin; k++) {
+        const struct dh_conditions *c = &in[k].env.cond;
+        if (c->valid && (!env.cond.valid || c->load_before[0] > env.cond.load_before[0]))
+            env.cond = *c;
+    }
+    env.cond.live = 0;
     for (int k = 0; k < nin; k++)
         if (strcmp(in[k].env.started, env.started) < 0)
             snprintf(env.started, sizeof env.started, "%s", in[k].env.started);
