@@ -24,6 +24,11 @@ _harness()
         return
     fi
     local cmd=${words[1]}
+    case $cmd in                       # subcommands
+        db) if ((cword == 2)); then COMPREPLY=($(compgen -W "add list show steps" -- "$cur")); return; fi ;;
+        baseline) if ((cword == 2)); then COMPREPLY=($(compgen -W "save path list" -- "$cur")); return; fi ;;
+        cache) if ((cword == 2)); then COMPREPLY=($(compgen -W "show clear verify" -- "$cur")); return; fi ;;
+    esac
     case $prev in
         --suite)
             COMPREPLY=($(compgen -W "$(_harness_list "$h" | awk '/^suite / {print $2}') all" -- "$cur"))

@@ -153,7 +153,7 @@ static void completion(void **st)
              "t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMP_LINE=\"$*\"; "
              "COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _harness; echo \"[$*] ${COMPREPLY[*]}\"; }; "
              "t harness ru; t harness run --sa; t harness run --suite fr; "
-             "t harness run --bench po; t harness run --param min",
+             "t harness run --bench po; t harness run --param min; t harness db st",
              build);
     const char *a[] = {"bash", "-c", script, NULL};
     assert_int_equal(run_in(NULL, a), 0);
@@ -162,6 +162,7 @@ static void completion(void **st)
     assert_non_null(strstr(out, "[harness run --suite fr] frontier"));
     assert_non_null(strstr(out, "[harness run --bench po] pol"));
     assert_non_null(strstr(out, "[harness run --param min] minb="));
+    assert_non_null(strstr(out, "[harness db st] steps"));
 }
 
 static int setup(void **st)
