@@ -260,6 +260,19 @@ static void option_forms(void **st)
     }
     const char *ml2[] = {"run", "--suite", "micro", "--max-load", "high", NULL};
     assert_int_equal(run(NULL, ml2), 64);
+    /* -hhh...: one --help (each h was one: past the array's end) */
+    static char many_h[202];
+    many_h[0] = '-';
+    memset(many_h + 1, 'h', 200);
+    const char *hh[] = {"run", many_h, NULL};
+    assert_int_equal(run(NULL, hh), 0);
+    assert_non_null(strstr(out, "usage: harness run"));
+    /* a name longer than any: no suggestion, no crash */
+    static char long_name[80];
+    memset(long_name, 'x', 79);
+    const char *ln[] = {"list", "--suite", long_name, NULL};
+    assert_int_equal(run(NULL, ln), 64);
+    assert_non_null(strstr(out, "unknown suite"));
     const char *v[] = {"--version", NULL};
     assert_int_equal(run(NULL, v), 0);
     assert_non_null(strstr(out, "harness (divharness) "));

@@ -335,7 +335,8 @@ static void hostile_labels(void **st)
         return;
     }
     static char evil[300];
-    snprintf(evil, sizeof evil, "Evil `touch %s/pwned1` $(touch %s/pwned2) 'q\" \\ @x\nGPU",
+    snprintf(evil, sizeof evil, "Evil `touch %s/pwned1` $(touch %s/pwned2) 'q\" \\ @x "
+             "![t](http://evil.example/t.png) [x](javascript:alert(1)) <b>b</b>\nGPU",
              tmpdir, tmpdir);
     dev_name = evil;
     write_sample(tpath("evil.xml"));
@@ -344,6 +345,14 @@ static void hostile_labels(void **st)
     assert_int_equal(report(tpath("evil.xml"), out), DH_EXIT_OK);
     assert_false(access(tpath("pwned1"), F_OK) == 0);
     assert_false(access(tpath("pwned2"), F_OK) == 0);
+    /* the HTML page: no image fetched, no link, no markup from the name */
+    char hp[400];
+    snprintf(hp, sizeof hp, "%s/index.html", out);
+    const char *html = slurp(hp);
+    assert_non_null(html);
+    assert_null(strstr(html, "<img src=\"http"));
+    assert_null(strstr(html, "href=\"javascript"));
+    assert_null(strstr(html, "<b>b</b>"));
     /* drawn, with the name as written */
     int drawn = 0, found = 0;
     char cmd[900];

@@ -187,6 +187,7 @@ int dh_cmd_compare(int argc, char **argv)
     int nfiles = 0, use_baseline = 0, strict = 0, junit_strict = 0;
     double max_load = 0;                 /* --max-load; 0: half the CPUs */
     int data_fd = 1;                     /* where the data goes (--junit -: the old stdout) */
+    char jtmp[64] = "";                  /* --junit -: the XML's scratch file */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char buf[64];
@@ -331,18 +332,31 @@ int dh_cmd_compare(int argc, char **argv)
     if (junit && !strcmp(junit, "-")) {
         fflush(stdout);
         data_fd = dup(1);
+        if (data_fd < 0) {
+            fprintf(stderr, "harness compare: cannot keep stdout for the JUnit XML: %s\n",
+                    strerror(errno));
+            data_fd = 1;
+            code = DH_EXIT_INFRA;
+            goto out;
+        }
         dup2(2, 1);
     }
     printf("BASE %s (%s, git %s)\nNEW  %s (%s, git %s)\n", base_path, base.env.started,
            base.env.git_revision, new_path, cur.env.started, cur.env.git_revision);
     /* the conditions each side ran in: a busy host makes its timings
      * unfit to judge (the verdict below says so instead of "regression") */
+    /* NEW from a busy host: its slowdowns are the host's as likely as the
+     * code's (its own verdict below). BASE from a busy one: NEW's
+     * slowdowns against it are if anything understated, its speedups
+     * overstated: said, judged as they are */
     char unreliable[400] = "", wb[200], wn[200];
     int ub = dh_conditions_unreliable(&base.env.cond, max_load, wb, sizeof wb);
     int un = dh_conditions_unreliable(&cur.env.cond, max_load, wn, sizeof wn);
-    if (ub || un)
-        snprintf(unreliable, sizeof unreliable, "%s%s%s%s%s", un ? "NEW: " : "", un ? wn : "",
-                 un && ub ? "; " : "", ub ? "BASE: " : "", ub ? wb : "");
+    if (un)
+        snprintf(unreliable, sizeof unreliable, "NEW: %s", wn);
+    if (ub)
+        printf("note: BASE ran on a busy host (%s): faster verdicts against it may be its "
+               "slowness\n", wb);
     driver_notes(&base, &cur);
     printf("\n");
     table(&c);
@@ -365,7 +379,6 @@ int dh_cmd_compare(int argc, char **argv)
            100 * o.max_spread, 100 * o.host_threshold, o.host_min_samples);
     /* --junit -: the XML goes to stdout, written through a file of our
      * own; the table and verdicts have been going to stderr (below) */
-    char jtmp[64] = "";
     if (junit && !strcmp(junit, "-")) {
         snprintf(jtmp, sizeof jtmp, "/tmp/dh-junit-XXXXXX");
         int fd = mkstemp(jtmp);
@@ -386,13 +399,23 @@ int dh_cmd_compare(int argc, char **argv)
         FILE *jf = fopen(jtmp, "r");
         char buf[65536];
         size_t k;
+        int short_write = !jf;
         fflush(stdout);
         while (jf && (k = fread(buf, 1, sizeof buf, jf)) > 0)
-            if (write(data_fd, buf, k) != (ssize_t)k)
+            if (write(data_fd, buf, k) != (ssize_t)k) {
+                short_write = 1;
                 break;
+            }
         if (jf)
             fclose(jf);
         unlink(jtmp);
+        jtmp[0] = 0;
+        if (short_write) {
+            fprintf(stderr, "harness compare: cannot write the JUnit XML to stdout: %s\n",
+                    strerror(errno));
+            code = DH_EXIT_INFRA;
+            goto out;
+        }
     } else if (junit) {
         printf("JUnit: %s\n", junit);
     }
@@ -400,7 +423,8 @@ int dh_cmd_compare(int argc, char **argv)
         fprintf(stderr, "harness compare: no case of NEW is in BASE: nothing was compared "
                 "(different suites, sizes or workloads?)\n");
         code = DH_EXIT_INFRA;
-    } else if (unreliable[0] && c.n_failures == c.count[DH_V_SLOWER] + c.n_cfe_drop) {
+    } else if (unreliable[0] && c.n_failures &&
+               c.n_failures == c.count[DH_V_SLOWER] + c.n_cfe_drop) {
         /* timings from a busy host: not a regression, said as such; a
          * wrong result or a failed run is one whatever the host */
         printf("UNRELIABLE: %s; %d case%s would be slower; run again on a quiet host "
@@ -447,6 +471,8 @@ int dh_cmd_compare(int argc, char **argv)
             code = DH_EXIT_INFRA;
     }
 out:
+    if (jtmp[0])                         /* a JUnit file for stdout never sent */
+        unlink(jtmp);
     if (data_fd != 1) {                  /* stdout back as it was */
         fflush(stdout);
         dup2(data_fd, 1);

@@ -65,13 +65,13 @@ static int newest_first(const void *a, const void *b)
 /* one case's steps into x->found */
 static int one_case(const char *name, const char *key, void *ctx)
 {
-    (void)key;
     struct steps_ctx *x = ctx;
     struct dh_err e = {0};
     char nm[800];
-    int n = dh_hdb_case(x->db, name, nm, sizeof nm, x->p, STEPS_MAX, &e);
+    /* by key where there is one: two cases of one name stay two series */
+    int n = dh_hdb_case(x->db, key ? key : name, nm, sizeof nm, x->p, STEPS_MAX, &e);
     int m = 0, idx[4096];
-    for (int i = 0; i < n && m < 4096; i++)
+    for (int i = n > 4096 ? n - 4096 : 0; i < n && m < 4096; i++)   /* the newest 4096 */
         if (isfinite(x->p[i].median) && x->p[i].median > 0) {
             idx[m] = i;
             x->v[m++] = x->p[i].median;

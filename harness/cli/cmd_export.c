@@ -22,7 +22,7 @@
  * spreadsheet would take for a formula (=, +, -, @, a tab or a CR first)
  * gets a leading single quote, inside quotes (results files are data:
  * a device name "=HYPERLINK(...)" must not become a live formula) */
-static void cell(FILE *f, const char *s, int last, int text)
+static void cell_only(FILE *f, const char *s, int text)
 {
     int formula = text && s[0] && strchr("=+-@\t\r", s[0]);
     if (formula || strpbrk(s, ",\"\n")) {
@@ -38,6 +38,11 @@ static void cell(FILE *f, const char *s, int last, int text)
     } else {
         fputs(s, f);
     }
+}
+
+static void cell(FILE *f, const char *s, int last, int text)
+{
+    cell_only(f, s, text);
     fputc(last ? '\n' : ',', f);
 }
 
@@ -143,7 +148,10 @@ static int write_csv(const char *path, const struct dh_resultfile *rf)
         int clash = 0;
         for (int i = 0; csv_fixed[i] && !clash; i++)
             clash = !strcmp(csv_fixed[i], pnames[q]);
-        fprintf(f, ",%s%s", clash ? "param_" : "", pnames[q]);
+        char h[40];
+        snprintf(h, sizeof h, "%s%s", clash ? "param_" : "", pnames[q]);
+        fputc(',', f);
+        cell_only(f, h, 1);                 /* a name from the file: quoted, no formula */
     }
     fputc('\n', f);
     for (int i = 0; i < rf->n_runs; i++) {

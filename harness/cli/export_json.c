@@ -36,8 +36,8 @@ static json_t *value_of(const char *text)
     char *end;
     double d = strtod(text, &end);
     if (*text && !*end && isfinite(d) && !strpbrk(text, "xX")) {
-        long long i = (long long)d;
-        if ((double)i == d && !strpbrk(text, ".eE"))
+        long long i = fabs(d) < 9e15 ? (long long)d : 0;
+        if (fabs(d) < 9e15 && (double)i == d && !strpbrk(text, ".eE"))
             return json_integer(i);
         return json_real(d);
     }
@@ -169,6 +169,8 @@ static json_t *run_of(const struct dh_run *u)
                           "variant", u->c.variant, "backend", u->c.backend, "device_index",
                           u->c.device, "device", u->c.device_name, "size", u->c.size, "status",
                           dh_err_name(r->status), "invocation", r->invocation);
+    if (!o)
+        return NULL;
     if (r->status)
         json_object_set_new(o, "message", json_string(r->message));
     json_object_set_new(o, "choices", params_of(&u->c.params, DH_P_CHOICE));
@@ -249,8 +251,17 @@ static int dump(json_t *doc, const char *path)
 int dh_export_json(const char *path, const char *source, const struct dh_resultfile *rf)
 {
     json_t *runs = json_array();
-    for (int i = 0; i < rf->n_runs; i++)
-        json_array_append_new(runs, run_of(&rf->runs[i]));
+    for (int i = 0; i < rf->n_runs; i++) {
+        json_t *r = run_of(&rf->runs[i]);
+        if (!r || json_array_append_new(runs, r)) {
+            /* jansson refuses text that is not UTF-8: said, never dropped */
+            fprintf(stderr, "harness export: run %d (%s) holds text that is not UTF-8: the "
+                    "JSON would lose it\n", i + 1, rf->runs[i].c.key);
+            json_decref(runs);
+            errno = EILSEQ;
+            return -1;
+        }
+    }
     json_t *doc = json_pack("{s:s, s:i, s:s, s:o, s:o, s:o}", "format", "divharness-results",
                             "version", 1, "source", source, "environment",
                             environment_of(&rf->env), "devices", devices_of(&rf->devs), "runs",
@@ -274,6 +285,13 @@ static const char *invalidity(int status)
     }
 }
 
+/* a case key as the harness makes them: 16 hex digits (a key read from a
+ * file names a file: nothing else may, no "/" or "..") */
+static int key_ok(const char *k)
+{
+    return strlen(k) == 16 && strspn(k, "0123456789abcdef") == 16;
+}
+
 int dh_export_t4(const char *dir, const struct dh_resultfile *rf, int *files)
 {
     if (mkdir(dir, 0755) && errno != EEXIST)
@@ -285,6 +303,11 @@ int dh_export_t4(const char *dir, const struct dh_resultfile *rf, int *files)
         const struct dh_tuning *t = &u->tune;
         if (!t->n_eval)
             continue;
+        if (!key_ok(u->c.key)) {
+            fprintf(stderr, "harness export: case %s: key '%s' is not 16 hex digits: no T4 "
+                    "file for it\n", u->c.id, u->c.key);
+            continue;
+        }
         json_t *results = json_array();
         for (int k = 0; k < t->n_eval; k++) {
             const struct dh_tune_eval *e = &t->eval[k];

@@ -136,12 +136,13 @@ int dh_opts_normalize(int full_argc, char **full_argv, int *out_argc, char ***ou
         lo[i] = (struct option){plain[i], val ? required_argument : no_argument, NULL, 1000 + i};
     }
     lo[n] = (struct option){0, 0, 0, 0};
-    char **out = calloc((size_t)argc * 2 + 3, sizeof *out);
+    /* at most two entries an argument (--opt value), one --help in all */
+    char **out = calloc((size_t)argc * 2 + 4, sizeof *out);
     if (!out) {
         fprintf(stderr, "harness %s: out of memory\n", cmd);
         return 64;
     }
-    int m = 0;
+    int m = 0, helped = 0;
     out[m++] = full_argv[0];
     out[m++] = argv[0];
     opterr = 0;
@@ -156,7 +157,8 @@ int dh_opts_normalize(int full_argc, char **full_argv, int *out_argc, char ***ou
         if (c == 1) {
             out[m++] = optarg;
         } else if (c == 'h') {
-            out[m++] = "--help";
+            if (!helped++)                 /* -hhh: one --help */
+                out[m++] = "--help";
         } else if (c >= 1000) {
             out[m++] = (char *)"--";               /* placeholder, set below */
             static char dashed[MAX_OPTS][40];

@@ -16,6 +16,50 @@
 
 #include "../support/fs.h"
 
+/* Links and images with a scheme (http:, javascript:, data:, ...) out of
+ * the tree: the report links only to its own files, and a text of the
+ * results file (a host name "![x](http://...)") must not become a live
+ * link or a fetched image. A link keeps its text; an image leaves its
+ * address as plain text. */
+static void strip_foreign(cmark_node *doc)
+{
+    cmark_node **bad = NULL;
+    size_t n = 0, cap = 0;
+    cmark_iter *it = cmark_iter_new(doc);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *nd = cmark_iter_get_node(it);
+        cmark_node_type t = cmark_node_get_type(nd);
+        if (ev != CMARK_EVENT_ENTER || (t != CMARK_NODE_LINK && t != CMARK_NODE_IMAGE))
+            continue;
+        const char *url = cmark_node_get_url(nd);
+        if (!url || !strchr(url, ':'))
+            continue;
+        if (n == cap) {
+            cmark_node **b = realloc(bad, (cap = cap ? 2 * cap : 16) * sizeof *b);
+            if (!b)
+                break;
+            bad = b;
+        }
+        bad[n++] = nd;
+    }
+    cmark_iter_free(it);
+    for (size_t i = 0; i < n; i++) {
+        cmark_node *nd = bad[i];
+        if (cmark_node_get_type(nd) == CMARK_NODE_IMAGE) {
+            cmark_node *txt = cmark_node_new(CMARK_NODE_TEXT);
+            cmark_node_set_literal(txt, cmark_node_get_url(nd));
+            cmark_node_insert_before(nd, txt);
+        } else {
+            cmark_node *ch;
+            while ((ch = cmark_node_first_child(nd)))
+                cmark_node_insert_before(nd, ch);
+        }
+        cmark_node_free(nd);
+    }
+    free(bad);
+}
+
 int dh_report_write_html(const char *dir, const char *title, struct dh_err *err)
 {
     char md_path[4400], path[4400], tmp[4500];
@@ -37,6 +81,8 @@ int dh_report_write_html(const char *dir, const char *title, struct dh_err *err)
     }
     cmark_parser_feed(p, md, len);
     cmark_node *doc = cmark_parser_finish(p);
+    if (doc)
+        strip_foreign(doc);
     char *html = doc ? cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(p)) : NULL;
     free(md);
     if (!html) {

@@ -94,7 +94,8 @@ struct dh_hdb *dh_hdb_open(const char *path, int create, struct dh_err *err)
     if (tables > 0 &&
         sqlite3_prepare_v2(h->db, "SELECT value FROM meta WHERE key = 'format'", -1, &st,
                            NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        ours = !strcmp((const char *)sqlite3_column_text(st, 0), "divharness-history");
+        ours = sqlite3_column_text(st, 0) &&
+               !strcmp((const char *)sqlite3_column_text(st, 0), "divharness-history");
     sqlite3_finalize(st);
     st = NULL;
     if (tables > 0 && !ours) {
@@ -296,8 +297,11 @@ long dh_hdb_add(struct dh_hdb *h, const char *path, const void *bytes, size_t le
     sqlite3_finalize(cs);
     sqlite3_finalize(cq);
     sqlite3_finalize(rs);
-    if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        return fail(err, h, "cannot commit"), 0;
+    if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        fail(err, h, "cannot commit");
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+        return 0;
+    }
     return night;
 bad:
     fail(err, h, "cannot add the night");

@@ -30,7 +30,7 @@ static double med3(double a, double b, double c)
 int dh_steps_find(const double *x, int n, const struct dh_steps_opts *o, struct dh_step *out,
                   int max)
 {
-    if (n < 2 * o->min_len)
+    if (o->min_len < 1 || n < 2 || n < 2 * o->min_len)
         return 0;
     double *y = malloc((size_t)n * sizeof *y), *f = malloc((size_t)n * sizeof *f);
     double *s1 = malloc((size_t)(n + 1) * sizeof *s1), *s2 = malloc((size_t)(n + 1) * sizeof *s2);

@@ -53,7 +53,7 @@ const char *dh_suggest(const char *word, const char *const *cands, int n)
             best_d = d;
             best = cands[i];
             ties = 0;
-        } else if (d == best_d && strcmp(best, cands[i])) {
+        } else if (best && d == best_d && strcmp(best, cands[i])) {
             ties++;
         }
     }
