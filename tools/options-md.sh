@@ -14,7 +14,7 @@ how their outputs read: [Commands and options](commands.md).
 
 HEAD
 printf '## harness\n\n```text\n'
-"$h" --version | head -1
+"$h" --version | sed -n 1p       # (sed reads it all: no SIGPIPE under pipefail)
 echo
 "$h" help
 printf '```\n'
