@@ -95,53 +95,51 @@ static void text_of(xmlNodePtr n, char *out, size_t len)
     xmlFree(t);
 }
 
-/* an evaluation's runtimes attribute: up to max positive, finite ms */
-static int runtimes(xmlNodePtr n, double *out, int max)
-{
-    xmlChar *t = xmlGetProp(n, BAD_CAST "runtimes");
-    int k = 0;
-    char *p = (char *)t, *end;
-    while (p && k < max) {
-        double d = strtod(p, &end);
-        if (end == p)
-            break;
-        if (!isfinite(d) || d <= 0) {
-            char v[40];
-            snprintf(v, sizeof v, "%g", d);
-            refuse(n, "an evaluation's runtime", v, "a positive, finite number of ms");
-        }
-        out[k++] = d;
-        p = end;
-    }
-    xmlFree(t);
-    return k;
-}
-
 static int is(xmlNodePtr n, const char *name)
 {
     return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
 }
 
-/* time samples in ms: finite, > 0 (kernel) or >= 0 (host, transfer) */
-static int samples(xmlNodePtr n, double *out, int max, int positive)
+/* a list of times in ms (text) into out, at most max: finite, > 0
+ * (positive) or >= 0; another value refuses the file, naming what */
+static int times_of(xmlNodePtr n, const char *text, double *out, int max, int positive,
+                    const char *what)
 {
-    xmlChar *t = xmlNodeGetContent(n);
     int k = 0;
-    char *p = (char *)t, *end;
+    const char *p = text;
+    char *end;
     while (p && k < max) {
         double d = strtod(p, &end);
         if (end == p)
             break;
         if (!isfinite(d) || d < 0 || (positive && d == 0)) {
-            char v[40], what[64];
+            char v[40];
             snprintf(v, sizeof v, "%g", d);
-            snprintf(what, sizeof what, "a %s time sample", (const char *)n->name);
             refuse(n, what, v, positive ? "a positive, finite number of ms"
                                         : "a finite number of ms, 0 or more");
         }
         out[k++] = d;
         p = end;
     }
+    return k;
+}
+
+/* time samples in ms: finite, > 0 (kernel) or >= 0 (host, transfer) */
+static int samples(xmlNodePtr n, double *out, int max, int positive)
+{
+    xmlChar *t = xmlNodeGetContent(n);
+    char what[64];
+    snprintf(what, sizeof what, "a %s time sample", (const char *)n->name);
+    int k = times_of(n, (const char *)t, out, max, positive, what);
+    xmlFree(t);
+    return k;
+}
+
+/* an evaluation's runtimes attribute: up to max positive, finite ms */
+static int runtimes(xmlNodePtr n, double *out, int max)
+{
+    xmlChar *t = xmlGetProp(n, BAD_CAST "runtimes");
+    int k = times_of(n, (const char *)t, out, max, 1, "an evaluation's runtime");
     xmlFree(t);
     return k;
 }
