@@ -29,8 +29,9 @@ for tsv in results/reference/*/index.tsv; do
       if "$h" report "$dev/$file" --out "$dev/index/$name" >/dev/null 2>&1; then
         cmd=$(sed -n 's/^| command | \(.*\) |$/\1/p' "$dev/index/$name/index.md" | head -1)
         printf -- '- [%s](index/%s/index.md) — %s (`%s`)\n' "$file" "$name" "$what" "${cmd:-command not recorded}"
-        # only the SVG charts are kept (the PNGs are the same charts)
-        rm -f "$dev/index/$name"/*.png
+        # only the SVG charts and index.md are kept (the PNGs are the same
+        # charts, index.html the same page)
+        rm -f "$dev/index/$name"/*.png "$dev/index/$name/index.html"
         sed -i 's/\.png)/.svg)/g' "$dev/index/$name/index.md"
       else
         printf -- '- %s — %s (no report: `harness report` failed)\n' "$file" "$what"
